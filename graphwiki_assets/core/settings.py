@@ -1,0 +1,107 @@
+"""Settings read from the environment, explicitly and only when asked for.
+
+Nothing here runs at import time: callers build a ``Settings`` with
+``Settings.from_env()`` (or pass their own mapping in tests), so two instances with
+different homes and ports can live in one process.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+DEFAULT_BOLT_PORT = 7687
+DEFAULT_PASSWORD = "graphwiki-local"
+DEFAULT_LLM_MODEL = "gpt-4o-mini"
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True)
+class Neo4jSettings:
+    uri: str
+    username: str
+    password: str = field(repr=False)
+    database: str = "neo4j"
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """How the local launcher runs its own Neo4j instance."""
+
+    home: Path
+    bolt_port: int
+    password: str = field(repr=False)
+    heap: str = "1g"
+    pagecache: str = "512m"
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+    model: str = DEFAULT_LLM_MODEL
+    timeout_s: float = 60.0
+    max_retries: int = 4
+
+    @property
+    def offline(self) -> bool:
+        """No key and no endpoint: use the deterministic offline backend."""
+        return not self.api_key and not self.base_url
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path
+    sources_dir: Path
+    cache_dir: Path
+    neo4j: Neo4jSettings
+    server: ServerSettings
+    llm: LLMSettings
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+        env = os.environ if env is None else env
+        home = Path(env.get("GRAPHWIKI_HOME", "data")).expanduser().resolve()
+        port = int(env.get("GRAPHWIKI_NEO4J_BOLT_PORT", DEFAULT_BOLT_PORT))
+        password = env.get("NEO4J_PASSWORD") or DEFAULT_PASSWORD
+        return cls(
+            home=home,
+            sources_dir=Path(env.get("GRAPHWIKI_SOURCES_DIR", home / "sources")).expanduser().resolve(),
+            cache_dir=Path(env.get("GRAPHWIKI_CACHE_DIR", home / "llm-cache")).expanduser().resolve(),
+            neo4j=Neo4jSettings(
+                uri=env.get("NEO4J_URI") or f"bolt://127.0.0.1:{port}",
+                username=env.get("NEO4J_USERNAME") or "neo4j",
+                password=password,
+                database=env.get("NEO4J_DATABASE") or "neo4j",
+            ),
+            server=ServerSettings(
+                home=home / "neo4j",
+                bolt_port=port,
+                password=password,
+                heap=env.get("GRAPHWIKI_NEO4J_HEAP", "1g"),
+                pagecache=env.get("GRAPHWIKI_NEO4J_PAGECACHE", "512m"),
+            ),
+            llm=LLMSettings(
+                api_key=env.get("OPENAI_API_KEY") or None,
+                base_url=env.get("OPENAI_BASE_URL") or None,
+                model=env.get("GRAPHWIKI_LLM_MODEL") or DEFAULT_LLM_MODEL,
+                timeout_s=float(env.get("GRAPHWIKI_LLM_TIMEOUT", 60)),
+                max_retries=int(env.get("GRAPHWIKI_LLM_MAX_RETRIES", 4)),
+            ),
+            embedding_model=env.get("GRAPHWIKI_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL,
+        )
+
+    def with_instance(self, home: Path, bolt_port: int) -> "Settings":
+        """A copy pointing at another launcher instance (tests and evals use their own)."""
+        home = Path(home).resolve()
+        return replace(
+            self,
+            home=home,
+            sources_dir=home / "sources",
+            cache_dir=home / "llm-cache",
+            neo4j=replace(self.neo4j, uri=f"bolt://127.0.0.1:{bolt_port}"),
+            server=replace(self.server, home=home / "neo4j", bolt_port=bolt_port),
+        )
