@@ -1,0 +1,45 @@
+"""`graphwiki` — one console script over the same code paths as the Dagster assets.
+
+Each area registers its subcommands from its own module (``graphwiki_assets.cli.<area>``);
+every command prints human-readable text, or JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMAND_MODULES = ["neo4j", "ingest", "ask", "lint", "review", "evals", "bench"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="graphwiki", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"graphwiki_assets.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"graphwiki_assets.cli.{name}":
+                continue  # an area without commands yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # one clear line for expected failures; the type says which
+        if getattr(args, "debug", False):
+            raise
+        print(f"graphwiki {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

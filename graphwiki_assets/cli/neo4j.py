@@ -1,0 +1,34 @@
+"""`graphwiki neo4j start|stop|status` — the local Neo4j + GDS launcher."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from graphwiki_assets.cli.output import add_common, emit
+from graphwiki_assets.core.neo4j_server.server import Neo4jServer
+from graphwiki_assets.core.settings import Settings
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = add_common(sub.add_parser("neo4j", help="start, stop or inspect the local Neo4j server"))
+    parser.add_argument("action", choices=["start", "stop", "status"])
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for Bolt")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    server = Neo4jServer(settings.server, log=lambda msg: print(msg, file=sys.stderr))
+    if args.action == "start":
+        status = server.start(timeout_s=args.timeout)
+        text = f"Neo4j is up on {status.bolt_uri} (pid {status.pid}, {status.seconds}s), home {status.home}"
+    elif args.action == "stop":
+        status = server.stop()
+        text = f"Neo4j stopped (home {status.home})"
+    else:
+        status = server.status()
+        text = (f"running on {status.bolt_uri} (pid {status.pid})" if status.running
+                else f"not running (home {status.home})")
+    emit(args, status.as_dict(), text)
+    return 0 if (args.action != "status" or status.running) else 3

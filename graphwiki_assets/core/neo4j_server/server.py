@@ -1,0 +1,261 @@
+"""Run Neo4j (with GDS) as a background process bound to 127.0.0.1, without Docker.
+
+Layout of one instance under ``ServerSettings.home``::
+
+    conf/neo4j.conf   data/   logs/   run/neo4j.pid
+
+Each instance has its own home and Bolt port, so tests and evals run their own
+server beside the user's.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from graphwiki_assets.core.neo4j_server.distribution import Distribution, ensure_distribution
+from graphwiki_assets.core.neo4j_server.java import find_java
+from graphwiki_assets.core.settings import ServerSettings
+
+ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+ADMIN_TOOL = "org.neo4j.cli.AdminTool"
+JVM_FLAGS = [
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dlog4j2.disable.jmx=true",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+]
+
+
+class ServerError(RuntimeError):
+    pass
+
+
+def _is_zombie(pid: int) -> bool:
+    """A server started by this process lingers as a zombie after exit until reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    if state == "Z":
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        return True
+    return False
+
+
+@dataclass
+class ServerStatus:
+    running: bool
+    pid: int | None
+    bolt_uri: str
+    home: str
+    seconds: float | None = None
+    neo4j_version: str | None = None
+    gds_version: str | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class Neo4jServer:
+    def __init__(self, settings: ServerSettings, dist_root: Path | None = None, log=print):
+        self.settings = settings
+        self.home = Path(settings.home)
+        self._dist_root = dist_root
+        self._log = log
+
+    # -- paths -----------------------------------------------------------------
+    @property
+    def pid_file(self) -> Path:
+        return self.home / "run" / "neo4j.pid"
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.settings.bolt_port}"
+
+    def _log_tail(self, lines: int = 30) -> str:
+        chunks = []
+        for name in ("console.log", "neo4j.log"):
+            path = self.home / "logs" / name
+            if path.exists():
+                text = path.read_text(errors="replace").strip().splitlines()[-lines:]
+                chunks.append(f"--- {path} ---\n" + "\n".join(text))
+        return "\n".join(chunks) or "(no log written)"
+
+    # -- state -----------------------------------------------------------------
+    def pid(self) -> int | None:
+        try:
+            pid = int(self.pid_file.read_text().strip())
+        except (FileNotFoundError, ValueError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            return pid
+        return None if _is_zombie(pid) else pid
+
+    def _port_open(self) -> bool:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.settimeout(0.5)
+            return sock.connect_ex(("127.0.0.1", self.settings.bolt_port)) == 0
+
+    def _bolt_ready(self) -> bool:
+        from neo4j import GraphDatabase
+        from neo4j.exceptions import AuthError, ServiceUnavailable
+
+        try:
+            with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", self.settings.password)) as driver:
+                driver.verify_connectivity()
+            return True
+        except AuthError as exc:
+            raise ServerError(
+                f"Neo4j at {self.bolt_uri} rejected the configured password (NEO4J_PASSWORD). "
+                f"The data under {self.home / 'data'} was created with another one."
+            ) from exc
+        except (ServiceUnavailable, OSError):
+            return False
+
+    def status(self) -> ServerStatus:
+        pid = self.pid()
+        running = pid is not None and self._port_open()
+        return ServerStatus(running, pid, self.bolt_uri, str(self.home))
+
+    # -- lifecycle -------------------------------------------------------------
+    def _write_config(self, dist: Distribution) -> Path:
+        conf_dir = self.home / "conf"
+        conf_dir.mkdir(parents=True, exist_ok=True)
+        lines = {
+            "server.default_listen_address": "127.0.0.1",
+            "server.default_advertised_address": "127.0.0.1",
+            "server.bolt.listen_address": f"127.0.0.1:{self.settings.bolt_port}",
+            "server.bolt.advertised_address": f"127.0.0.1:{self.settings.bolt_port}",
+            "server.http.enabled": "false",
+            "server.https.enabled": "false",
+            "dbms.security.auth_enabled": "true",
+            "dbms.security.procedures.unrestricted": "gds.*",
+            "dbms.usage_report.enabled": "false",
+            "server.directories.data": str(self.home / "data"),
+            "server.directories.logs": str(self.home / "logs"),
+            "server.directories.run": str(self.home / "run"),
+            "server.directories.plugins": str(dist.plugins),
+            "server.directories.import": str(self.home / "import"),
+            "server.memory.heap.initial_size": self.settings.heap,
+            "server.memory.heap.max_size": self.settings.heap,
+            "server.memory.pagecache.size": self.settings.pagecache,
+            "db.tx_log.rotation.retention_policy": "1 days",
+        }
+        conf = conf_dir / "neo4j.conf"
+        conf.write_text("".join(f"{k}={v}\n" for k, v in lines.items()))
+        return conf_dir
+
+    def _env(self) -> dict:
+        env = dict(os.environ)
+        env["NEO4J_HOME"] = str(self.home)
+        env["NEO4J_CONF"] = str(self.home / "conf")
+        return env
+
+    def _set_initial_password(self, java: str, dist: Distribution) -> None:
+        if (self.home / "data" / "dbms" / "auth.ini").exists():
+            return
+        proc = subprocess.run(
+            [java, "-cp", dist.classpath, ADMIN_TOOL, "dbms", "set-initial-password", self.settings.password],
+            env=self._env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if proc.returncode != 0:
+            raise ServerError(f"could not set the initial Neo4j password:\n{proc.stderr.strip()[-2000:]}")
+
+    def start(self, timeout_s: float = 180.0) -> ServerStatus:
+        started = time.monotonic()
+        if self.pid() is not None:
+            if self._wait_ready(min(timeout_s, 60.0)):
+                return self._ready_status(started)
+            raise ServerError(f"Neo4j (pid {self.pid()}) is running but Bolt does not answer.\n{self._log_tail()}")
+        if self._port_open():
+            raise ServerError(
+                f"port {self.settings.bolt_port} on 127.0.0.1 is already taken by another process; "
+                "stop it or choose another port with GRAPHWIKI_NEO4J_BOLT_PORT."
+            )
+        java = find_java()
+        dist = ensure_distribution(self._dist_root, log=self._log)
+        for sub in ("data", "logs", "run", "import"):
+            (self.home / sub).mkdir(parents=True, exist_ok=True)
+        conf_dir = self._write_config(dist)
+        self._set_initial_password(java, dist)
+        heap = [f"-Xms{self.settings.heap}", f"-Xmx{self.settings.heap}"]
+        cmd = [java, *heap, *JVM_FLAGS, "-cp", dist.classpath, ENTRY_POINT,
+               f"--home-dir={self.home}", f"--config-dir={conf_dir}"]
+        console = open(self.home / "logs" / "console.log", "ab")
+        proc = subprocess.Popen(
+            cmd, env=self._env(), stdout=console, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True, cwd=self.home,
+        )
+        console.close()
+        self.pid_file.write_text(str(proc.pid))
+        self._log(f"Neo4j starting (pid {proc.pid}) on {self.bolt_uri}, home {self.home}")
+        if not self._wait_ready(timeout_s, proc):
+            code = proc.poll()
+            if code is None:
+                self.stop()
+            raise ServerError(
+                f"Neo4j did not come up within {timeout_s:.0f}s"
+                + (f" (exited with code {code})" if code is not None else "")
+                + f".\n{self._log_tail()}"
+            )
+        return self._ready_status(started)
+
+    def _ready_status(self, started: float) -> ServerStatus:
+        status = self.status()
+        status.seconds = round(time.monotonic() - started, 2)
+        return status
+
+    def _wait_ready(self, timeout_s: float, proc: subprocess.Popen | None = None) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if proc is not None and proc.poll() is not None:
+                return False
+            if self._port_open() and self._bolt_ready():
+                return True
+            time.sleep(0.5)
+        return False
+
+    def stop(self, timeout_s: float = 60.0) -> ServerStatus:
+        pid = self.pid()
+        if pid is not None:
+            self._signal(pid, signal.SIGTERM)
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline and self.pid() is not None:
+                time.sleep(0.3)
+            if self.pid() is not None:
+                self._signal(pid, signal.SIGKILL)
+                time.sleep(0.5)
+        self.pid_file.unlink(missing_ok=True)
+        return self.status()
+
+    @staticmethod
+    def _signal(pid: int, sig: int) -> None:
+        try:
+            os.killpg(pid, sig)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            os.kill(pid, sig)

@@ -1,0 +1,82 @@
+"""The one way the domain core talks to Neo4j.
+
+A ``GraphStore`` owns a driver for its own lifetime (open it with ``with``): no module
+keeps a shared driver. Every query takes parameters; callers never format values into
+Cypher text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity
+from neo4j.exceptions import ServiceUnavailable
+
+from graphwiki_assets.core.settings import Neo4jSettings
+
+T = TypeVar("T")
+
+
+class GraphUnavailable(RuntimeError):
+    """Neo4j cannot be reached; the message says where and how to start it."""
+
+
+class GraphStore:
+    def __init__(self, settings: Neo4jSettings):
+        self.settings = settings
+        self._driver: Driver | None = None
+
+    @property
+    def driver(self) -> Driver:
+        if self._driver is None:
+            self._driver = GraphDatabase.driver(
+                self.settings.uri,
+                auth=(self.settings.username, self.settings.password),
+                notifications_min_severity=NotificationMinimumSeverity.OFF,
+            )
+            try:
+                self._driver.verify_connectivity()
+            except (ServiceUnavailable, OSError) as exc:
+                self._driver.close()
+                self._driver = None
+                raise GraphUnavailable(
+                    f"Neo4j is not reachable at {self.settings.uri}: start it with "
+                    "`graphwiki neo4j start` (or `docker compose up -d`), or set NEO4J_URI."
+                ) from exc
+        return self._driver
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
+            self._driver = None
+
+    def __enter__(self) -> "GraphStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        """Run one statement in an auto-committed transaction and return its rows as dicts."""
+        records, _, _ = self.driver.execute_query(cypher, params, database_=self.settings.database)
+        return [r.data() for r in records]
+
+    def query_batched(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        """For ``CALL { ... } IN TRANSACTIONS``, which needs an implicit transaction."""
+        with self.driver.session(database=self.settings.database) as session:
+            return [r.data() for r in session.run(cypher, params)]
+
+    def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``work(tx, ...)`` in one managed write transaction (retried on transient errors)."""
+        with self.driver.session(database=self.settings.database) as session:
+            return session.execute_write(work, *args, **kwargs)
+
+    def read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        with self.driver.session(database=self.settings.database) as session:
+            return session.execute_read(work, *args, **kwargs)
+
+
+def rows(tx: ManagedTransaction, cypher: str, **params: Any) -> list[dict[str, Any]]:
+    """Run a statement inside a transaction function and return its rows as dicts."""
+    return [r.data() for r in tx.run(cypher, params)]

@@ -1,0 +1,88 @@
+"""The fixed graph schema, applied idempotently by every writer at start-up.
+
+Nodes
+  (:Source  {id, sha256, path, paths, title, text, embedding, status, ingested_at, last_seen_at})
+      immutable text; id is content-addressed; a changed file makes a new Source and the
+      old one gets status 'superseded' (never deleted).
+  (:Concept {id, name, aliases, keys, type, summary, embedding, status, needs_review,
+             source_count, created_at, updated_at})
+      type is a property, never a label; keys = normalised name + aliases for exact lookup.
+  (:Claim   {id, text, embedding, status, needs_review, created_at, updated_at,
+             decided_by, decided_at, decision_reason})
+  (:Judgment {id, mention, mention_context, candidate_id, candidate_name, verdict, score,
+              backend, reason, reviewed, source_id, concept_id, created_at})
+      the audit record of one stage-2 entity-resolution judgment.
+
+Relationships
+  (Concept|Claim)-[:DERIVED_FROM]->(Source)            provenance: the citation
+  (Claim)-[:RELATES_TO {kind:'about'}]->(Concept)      what a claim is about
+  (Concept)-[:RELATES_TO {kind:'association'}]->(Concept)  co-stated in a claim
+  (Concept)-[:RELATES_TO {kind:'not_same_as'}]->(Concept)  stage-2 NOT_SAME
+  (Claim)-[:CONTRADICTS]->(Claim)                      both 'disputed' until settled
+  (Concept)-[:PART_OF]->(Concept)                      hierarchy / composition
+
+status is one of current | superseded | disputed.
+"""
+
+from __future__ import annotations
+
+from graphwiki_assets.core.store.driver import GraphStore
+
+STATUSES = ("current", "superseded", "disputed")
+REL_ABOUT = "about"
+REL_ASSOCIATION = "association"
+REL_NOT_SAME = "not_same_as"
+
+CONSTRAINTS = [
+    "CREATE CONSTRAINT source_id IF NOT EXISTS FOR (n:Source) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT concept_id IF NOT EXISTS FOR (n:Concept) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (n:Claim) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT judgment_id IF NOT EXISTS FOR (n:Judgment) REQUIRE n.id IS UNIQUE",
+]
+
+INDEXES = [
+    "CREATE INDEX source_sha256 IF NOT EXISTS FOR (n:Source) ON (n.sha256)",
+    "CREATE INDEX source_path IF NOT EXISTS FOR (n:Source) ON (n.path)",
+    "CREATE INDEX concept_type IF NOT EXISTS FOR (n:Concept) ON (n.type)",
+    "CREATE INDEX concept_status IF NOT EXISTS FOR (n:Concept) ON (n.status)",
+    "CREATE INDEX claim_status IF NOT EXISTS FOR (n:Claim) ON (n.status)",
+    "CREATE INDEX judgment_reviewed IF NOT EXISTS FOR (n:Judgment) ON (n.reviewed)",
+    "CREATE FULLTEXT INDEX concept_names IF NOT EXISTS FOR (n:Concept) ON EACH [n.name, n.aliases]",
+    "CREATE FULLTEXT INDEX source_text IF NOT EXISTS FOR (n:Source) ON EACH [n.title, n.text]",
+]
+
+VECTOR_INDEXES = {
+    "concept_embedding": "Concept",
+    "claim_embedding": "Claim",
+    "source_embedding": "Source",
+}
+
+_VECTOR_INDEX = (
+    "CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON (n.embedding) "
+    "OPTIONS {{indexConfig: {{`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}}}"
+)
+
+
+class SchemaMismatch(RuntimeError):
+    pass
+
+
+def ensure_schema(store: GraphStore, dimension: int) -> None:
+    """Create constraints and indexes if missing; refuse a vector index of another dimension."""
+    for statement in CONSTRAINTS + INDEXES:
+        store.query(statement)
+    for name, label in VECTOR_INDEXES.items():
+        # Index and label names are fixed identifiers above, never user input.
+        store.query(_VECTOR_INDEX.format(name=name, label=label), dimension=dimension)
+    existing = store.query(
+        "SHOW VECTOR INDEXES YIELD name, options WHERE name IN $names "
+        "RETURN name, options.indexConfig['vector.dimensions'] AS dimension",
+        names=list(VECTOR_INDEXES),
+    )
+    wrong = {r["name"]: r["dimension"] for r in existing if r["dimension"] != dimension}
+    if wrong:
+        raise SchemaMismatch(
+            f"vector indexes {wrong} were built for another embedding dimension than {dimension}; "
+            "use a fresh GRAPHWIKI_HOME or the same embedding model."
+        )
+    store.query("CALL db.awaitIndexes(300)")

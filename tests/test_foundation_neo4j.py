@@ -1,0 +1,127 @@
+"""The foundation: a real Neo4j with GDS, its schema, and the local launcher."""
+
+from __future__ import annotations
+
+import socket
+
+import numpy as np
+import pytest
+
+from graphwiki_assets.core.neo4j_server.server import Neo4jServer, ServerError
+from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.store.driver import GraphStore, GraphUnavailable
+from graphwiki_assets.core.store.schema import SchemaMismatch, ensure_schema
+
+
+def test_schema_has_constraints_and_vector_indexes(store):
+    ensure_schema(store, 384)  # idempotent: a second application changes nothing
+    constraints = {r["name"]: r for r in store.query(
+        "SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties, type RETURN *")}
+    for label, name in [("Source", "source_id"), ("Concept", "concept_id"), ("Claim", "claim_id")]:
+        assert constraints[name]["labelsOrTypes"] == [label]
+        assert constraints[name]["properties"] == ["id"]
+        assert constraints[name]["type"] == "UNIQUENESS"
+    vectors = {r["name"]: r for r in store.query(
+        "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, options, state RETURN *")}
+    for name, label in [("concept_embedding", "Concept"), ("claim_embedding", "Claim")]:
+        assert vectors[name]["labelsOrTypes"] == [label]
+        assert vectors[name]["properties"] == ["embedding"]
+        assert vectors[name]["options"]["indexConfig"]["vector.dimensions"] == 384
+        assert vectors[name]["state"] == "ONLINE"
+
+
+def test_schema_refuses_another_embedding_dimension(store):
+    with pytest.raises(SchemaMismatch):
+        ensure_schema(store, 768)
+
+
+def test_uniqueness_is_enforced(store):
+    store.query("CREATE (:Concept {id: 'c-1', name: 'a'})")
+    with pytest.raises(Exception, match="already exists"):
+        store.query("CREATE (:Concept {id: 'c-1', name: 'b'})")
+
+
+def test_vector_query_returns_the_nearest_stored_embedding(store, embedder):
+    names = ["Neo4j graph database", "Kubernetes container orchestration", "French cooking recipes"]
+    vectors = embedder.encode(names)
+    store.query(
+        "UNWIND $rows AS row CREATE (:Concept {id: row.id, name: row.name, embedding: row.embedding})",
+        rows=[{"id": f"c-{i}", "name": n, "embedding": v.tolist()} for i, (n, v) in enumerate(zip(names, vectors))],
+    )
+    store.query("CALL db.awaitIndexes(60)")
+    hits = store.query(
+        "CALL db.index.vector.queryNodes('concept_embedding', 2, $q) YIELD node, score "
+        "RETURN node.name AS name, score ORDER BY score DESC",
+        q=embedder.encode_one("a database for property graphs"),
+    )
+    assert hits[0]["name"] == "Neo4j graph database"
+    assert hits[0]["score"] > hits[1]["score"]
+    assert np.isclose(np.linalg.norm(vectors[0]), 1.0, atol=1e-4)
+
+
+def test_gds_client_runs_personalised_pagerank(store, settings):
+    from graphdatascience import GraphDataScience
+
+    # a - b - c - d chain plus a leaf e on a: seeded at a, a's neighbours outrank the far end.
+    store.query(
+        "CREATE (a:Concept {id:'a'})-[:RELATES_TO]->(b:Concept {id:'b'})-[:RELATES_TO]->(c:Concept {id:'c'})"
+        "-[:RELATES_TO]->(d:Concept {id:'d'}), (a)-[:RELATES_TO]->(e:Concept {id:'e'})"
+    )
+    gds = GraphDataScience(settings.neo4j.uri, auth=(settings.neo4j.username, settings.neo4j.password))
+    try:
+        assert gds.server_version() is not None
+        graph, result = gds.graph.project.native(
+            "pagerank-test", "Concept", {"RELATES_TO": {"orientation": "UNDIRECTED"}},
+            overwrite=True, log_progress=False)
+        assert result.node_count == 5
+        node_ids = {r["id"]: r["nid"] for r in store.query("MATCH (c:Concept) RETURN c.id AS id, id(c) AS nid")}
+        scores = gds.page_rank.stream(graph, source_nodes=[node_ids["a"]], log_progress=False)
+        names = {nid: cid for cid, nid in node_ids.items()}
+        by_id = {names[int(r.nodeId)]: r.score for r in scores.itertuples()}
+        assert by_id["b"] > by_id["c"] > by_id["d"]
+        assert by_id["e"] > by_id["d"]
+        graph.drop()
+    finally:
+        gds.close()
+
+
+def test_unreachable_neo4j_gives_a_clear_error():
+    from graphwiki_assets.core.settings import Neo4jSettings
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    store = GraphStore(Neo4jSettings(uri=f"bolt://127.0.0.1:{port}", username="neo4j", password="x"))
+    with pytest.raises(GraphUnavailable, match="graphwiki neo4j start"):
+        store.query("RETURN 1")
+
+
+def test_launcher_refuses_a_port_taken_by_another_process(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        settings = Settings.from_env({}).with_instance(tmp_path / "other", port)
+        with pytest.raises(ServerError, match="already taken"):
+            Neo4jServer(settings.server, log=lambda m: None).start()
+
+
+def test_stop_then_start_keeps_data_and_a_second_instance_is_independent(tmp_path, settings):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    second = settings.with_instance(tmp_path / "second", port)
+    server = Neo4jServer(second.server, log=lambda m: None)
+    try:
+        server.start()
+        with GraphStore(second.neo4j) as other:
+            other.query("CREATE (:Source {id: 'only-in-second'})")
+        with GraphStore(settings.neo4j) as first:
+            assert first.query("MATCH (s:Source {id: 'only-in-second'}) RETURN s") == []
+        server.stop()
+        assert not server.status().running
+        server.start()
+        with GraphStore(second.neo4j) as other:
+            assert other.query("MATCH (s:Source {id: 'only-in-second'}) RETURN count(s) AS n")[0]["n"] == 1
+    finally:
+        server.stop()
