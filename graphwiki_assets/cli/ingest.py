@@ -1,0 +1,47 @@
+"""`graphwiki ingest PATH…` — the ingest pipeline outside Dagster, same code path."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from graphwiki_assets.cli.output import add_common, emit
+from graphwiki_assets.cli.services import open_services
+from graphwiki_assets.core.ingest.files import discover
+from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, read_paths
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = add_common(sub.add_parser("ingest", help="ingest files or folders into the graph"))
+    parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the sources folder)")
+    parser.set_defaults(handler=run)
+
+
+def expand(paths: list[Path]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        found.extend(discover(path) if path.is_dir() else [path])
+    return found
+
+
+def run(args: argparse.Namespace) -> int:
+    with open_services() as (settings, store, embedder, llm):
+        files = expand(args.paths or [settings.sources_dir])
+        if not files:
+            print(f"graphwiki ingest: no source files found in {', '.join(map(str, args.paths or [settings.sources_dir]))}",
+                  file=sys.stderr)
+            return 2
+        ingestor = Ingestor(store=store, embedder=embedder, llm=llm)
+        progress = None if args.json else (lambda r: print(f"  {r.status:9} {r.path} {r.reason}".rstrip(), file=sys.stderr))
+        report = ingest_documents(ingestor, read_paths(files), progress=progress)
+    data = report.as_dict()
+    text = (
+        f"backend {data['backend']}: sources new {data['sources']['new']}, unchanged {data['sources']['unchanged']}, "
+        f"skipped {data['sources']['skipped']}, failed {data['sources']['failed']}; "
+        f"concepts created {data['concepts']['created']}, merged {data['concepts']['merged']}; "
+        f"claims {data['claims']}, contradictions {data['contradictions']}, settled {data['settled']}; "
+        f"LLM calls {data['llm_calls']}, prompt tokens {data['prompt_tokens']}; {data['seconds']}s"
+    )
+    emit(args, data, text)
+    return 1 if data["sources"]["failed"] else 0

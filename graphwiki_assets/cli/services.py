@@ -1,0 +1,20 @@
+"""Opening the clients a command needs from the environment's settings."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.store.driver import GraphStore
+
+
+@contextmanager
+def open_services(settings: Settings | None = None) -> Iterator[tuple[Settings, GraphStore, object, object]]:
+    """(settings, store, embedder, llm) for one command; the store is closed afterwards."""
+    from graphwiki_assets.core.embeddings import load_embedder
+    from graphwiki_assets.core.llm.client import build_llm
+
+    settings = settings or Settings.from_env()
+    with GraphStore(settings.neo4j) as store:
+        yield settings, store, load_embedder(settings.embedding_model), build_llm(settings.llm, settings.cache_dir)

@@ -1,0 +1,191 @@
+"""All Cypher of the ingest concern. Every value arrives as a parameter."""
+
+SOURCE_BY_SHA = """
+MATCH (s:Source {sha256: $sha256})
+RETURN s.id AS id, s.path AS path, s.paths AS paths
+"""
+
+TOUCH_SOURCE = """
+MATCH (s:Source {id: $id})
+SET s.last_seen_at = datetime($now),
+    s.paths = CASE WHEN $path IN coalesce(s.paths, []) THEN s.paths ELSE coalesce(s.paths, []) + $path END
+"""
+
+EXACT_KEY_MATCHES = """
+UNWIND $mentions AS m
+MATCH (c:Concept)
+WHERE c.status <> 'superseded' AND any(k IN m.keys WHERE k IN c.keys)
+RETURN m.index AS index, c.id AS id, c.name AS name, c.type AS type, c.aliases AS aliases,
+       coalesce(c.summary, '') AS summary
+"""
+
+VECTOR_CANDIDATES = """
+UNWIND $mentions AS m
+CALL db.index.vector.queryNodes('concept_embedding', $k, m.embedding) YIELD node, score
+WHERE node.status <> 'superseded'
+RETURN m.index AS index, node.id AS id, node.name AS name, node.type AS type, node.aliases AS aliases,
+       coalesce(node.summary, '') AS summary, score
+"""
+
+EXISTING_CLAIMS_ABOUT = """
+UNWIND $concept_ids AS cid
+MATCH (c:Concept {id: cid})<-[:RELATES_TO {kind: 'about'}]-(cl:Claim)
+WHERE cl.status <> 'superseded' AND NOT (cl)-[:DERIVED_FROM]->(:Source {id: $source_id})
+RETURN cid AS concept_id, c.name AS concept, cl.id AS id, cl.text AS text, cl.status AS status,
+       cl.embedding AS embedding
+"""
+
+DISPUTE_OPPONENTS = """
+UNWIND $ids AS id
+MATCH (c:Claim {id: id})-[:CONTRADICTS]-(o:Claim)
+WHERE o.status <> 'superseded'
+RETURN c.id AS claim, o.id AS opponent
+"""
+
+# -- the one write transaction of a source --------------------------------------------
+
+MERGE_SOURCE = """
+MERGE (s:Source {id: $source.id})
+ON CREATE SET s += $source, s.paths = [$source.path], s.status = 'current',
+              s.ingested_at = datetime($now), s.last_seen_at = datetime($now)
+ON MATCH SET s.last_seen_at = datetime($now),
+             s.paths = CASE WHEN $source.path IN coalesce(s.paths, []) THEN s.paths
+                            ELSE coalesce(s.paths, []) + $source.path END
+"""
+
+SUPERSEDE_OLD_VERSIONS = """
+MATCH (old:Source {path: $path})
+WHERE old.id <> $id AND old.status = 'current'
+SET old.status = 'superseded', old.superseded_by = $id, old.superseded_at = datetime($now)
+WITH old
+OPTIONAL MATCH (n)-[:DERIVED_FROM]->(old)
+WHERE n:Concept OR n:Claim
+SET n.needs_review = true, n.needs_review_since = datetime($now),
+    n.review_reason = 'derived from a changed source: ' + old.path
+RETURN old.id AS id, count(n) AS flagged
+"""
+
+MERGE_CONCEPTS = """
+MATCH (s:Source {id: $source_id})
+UNWIND $actions AS a
+MERGE (c:Concept {id: a.concept_id})
+ON CREATE SET c.name = a.name, c.type = a.type, c.summary = a.description, c.embedding = a.embedding,
+              c.aliases = [], c.keys = [], c.status = 'current', c.needs_review = false,
+              c.created_at = datetime($now)
+SET c.updated_at = datetime($now),
+    c.type = CASE WHEN c.type IN ['', 'Concept'] AND NOT a.type IN ['', 'Concept'] THEN a.type ELSE c.type END,
+    c.aliases = c.aliases + [x IN a.aliases WHERE x <> c.name AND NOT x IN c.aliases],
+    c.keys = c.keys + [k IN a.keys WHERE NOT k IN c.keys]
+MERGE (c)-[d:DERIVED_FROM]->(s)
+ON CREATE SET d.created_at = datetime($now)
+WITH DISTINCT c
+OPTIONAL MATCH (c)-[:DERIVED_FROM]->(src:Source)
+WITH c, count(DISTINCT src) AS n
+SET c.source_count = n, c.summary_dirty = (n > 1)
+"""
+
+MERGE_NOT_SAME = """
+UNWIND $links AS l
+MATCH (a:Concept {id: l.from}), (b:Concept {id: l.to})
+MERGE (a)-[r:RELATES_TO {kind: 'not_same_as'}]->(b)
+ON CREATE SET r.judgment_id = l.judgment_id, r.created_at = datetime($now)
+"""
+
+MERGE_JUDGMENTS = """
+UNWIND $judgments AS j
+MERGE (n:Judgment {id: j.id})
+ON CREATE SET n += j, n.reviewed = false, n.source_id = $source_id, n.created_at = datetime($now)
+"""
+
+SET_JUDGMENT_TARGETS = """
+UNWIND $targets AS t
+MATCH (n:Judgment {id: t.id})
+SET n.concept_id = t.concept_id
+"""
+
+MERGE_CLAIMS = """
+MATCH (s:Source {id: $source_id})
+UNWIND $claims AS cl
+MERGE (c:Claim {id: cl.id})
+ON CREATE SET c.text = cl.text, c.embedding = cl.embedding, c.status = 'current', c.needs_review = false,
+              c.created_at = datetime($now)
+SET c.updated_at = datetime($now)
+MERGE (c)-[d:DERIVED_FROM]->(s)
+ON CREATE SET d.created_at = datetime($now)
+WITH c, cl
+UNWIND cl.about AS cid
+MATCH (k:Concept {id: cid})
+MERGE (c)-[r:RELATES_TO {kind: 'about'}]->(k)
+ON CREATE SET r.created_at = datetime($now)
+"""
+
+MERGE_ASSOCIATIONS = """
+UNWIND $pairs AS p
+MATCH (a:Concept {id: p.a}), (b:Concept {id: p.b})
+MERGE (a)-[r:RELATES_TO {kind: 'association'}]->(b)
+ON CREATE SET r.claims = [], r.created_at = datetime($now)
+SET r.claims = CASE WHEN p.claim IN r.claims THEN r.claims ELSE r.claims + p.claim END,
+    r.weight = size(CASE WHEN p.claim IN r.claims THEN r.claims ELSE r.claims + p.claim END)
+"""
+
+MERGE_CONTRADICTIONS = """
+UNWIND $pairs AS p
+MATCH (a:Claim {id: p.new_claim}), (b:Claim {id: p.existing_claim})
+MERGE (a)-[r:CONTRADICTS]->(b)
+ON CREATE SET r.detected_at = datetime($now), r.backend = $backend, r.reason = p.reason, r.source_id = $source_id
+"""
+
+SETTLE = """
+UNWIND $settlements AS st
+MATCH (loser:Claim {id: st.loser}), (winner:Claim {id: st.winner})
+SET loser.status = 'superseded', loser.decided_by = $decided_by, loser.decided_at = datetime($now),
+    loser.decision_reason = st.reason, loser.superseded_by = winner.id,
+    winner.decided_by = $decided_by, winner.decided_at = datetime($now), winner.decision_reason = st.reason
+"""
+
+# disputed <=> an open CONTRADICTS with a claim that is not superseded.
+RECOMPUTE_CLAIM_STATUS = """
+UNWIND $ids AS id
+MATCH (c:Claim {id: id})
+WHERE c.status <> 'superseded'
+OPTIONAL MATCH (c)-[:CONTRADICTS]-(o:Claim)
+WHERE o.status <> 'superseded'
+WITH c, count(o) AS open
+SET c.status = CASE WHEN open > 0 THEN 'disputed' ELSE 'current' END
+"""
+
+CONTRADICTS_NEIGHBOURS = """
+UNWIND $ids AS id
+MATCH (:Claim {id: id})-[:CONTRADICTS]-(o:Claim)
+RETURN DISTINCT o.id AS id
+"""
+
+# -- summaries ---------------------------------------------------------------------
+
+DIRTY_SUMMARIES = """
+MATCH (c:Concept {summary_dirty: true})
+WHERE c.status <> 'superseded'
+WITH c LIMIT $limit
+OPTIONAL MATCH (cl:Claim)-[:RELATES_TO {kind: 'about'}]->(c)
+WHERE cl.status <> 'superseded'
+WITH c, cl ORDER BY cl.created_at DESC
+WITH c, collect(cl.text)[..$facts] AS facts
+RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.summary, '') AS summary, facts
+"""
+
+SET_SUMMARIES = """
+UNWIND $rows AS r
+MATCH (c:Concept {id: r.id})
+SET c.summary = r.summary, c.summary_dirty = false, c.summary_backend = $backend,
+    c.updated_at = datetime($now)
+"""
+
+GRAPH_COUNTS = """
+CALL () { MATCH (n) RETURN count(n) AS nodes }
+CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships }
+CALL () { MATCH (s:Source) RETURN count(s) AS sources }
+CALL () { MATCH (c:Concept) RETURN count(c) AS concepts }
+CALL () { MATCH (c:Claim) RETURN count(c) AS claims }
+CALL () { MATCH ()-[r:CONTRADICTS]->() RETURN count(r) AS contradictions }
+RETURN nodes, relationships, sources, concepts, claims, contradictions
+"""

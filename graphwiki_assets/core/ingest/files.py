@@ -1,0 +1,111 @@
+"""Reading source files: what counts as a source, and clear refusals for bad input.
+
+A refusal is a ``SourceRejected`` carrying the reason; the caller skips that one source
+and records why, so one bad file never stops the others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+class SourceRejected(ValueError):
+    """The file is not ingestible; ``reason`` says why in one line."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class SourceDocument:
+    path: str
+    title: str
+    text: str
+    sha256: str
+
+    @property
+    def source_id(self) -> str:
+        # Content-addressed: the same bytes are the same Source wherever they live.
+        return f"src-{self.sha256[:16]}"
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def title_of(text: str, fallback: str) -> str:
+    match = _HEADING.search(text[:4000])
+    if match:
+        return match.group(1).strip()
+    return fallback
+
+
+def decode_text(raw: bytes, path: str) -> str:
+    if not raw.strip():
+        raise SourceRejected(path, "empty file (nothing to ingest)")
+    sample = raw[:65536]
+    if b"\x00" in sample:
+        raise SourceRejected(path, "binary file (contains NUL bytes); only plain text is ingested")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SourceRejected(
+            path, f"not valid UTF-8 (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}); convert it to UTF-8 first"
+        ) from exc
+    controls = sum(1 for ch in text[:65536] if ord(ch) < 32 and ch not in "\n\r\t\f")
+    if controls > 0.05 * min(len(text), 65536):
+        raise SourceRejected(path, "looks binary (too many control characters)")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | None = None) -> SourceDocument:
+    name = display or str(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError as exc:
+        raise SourceRejected(name, "file no longer exists (deleted or moved after it was discovered)") from exc
+    if path.is_dir():
+        raise SourceRejected(name, "is a directory")
+    if size > max_bytes:
+        raise SourceRejected(
+            name, f"too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit, GRAPHWIKI_MAX_SOURCE_BYTES); split it"
+        )
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise SourceRejected(name, "file no longer exists (deleted or moved after it was discovered)") from exc
+    except OSError as exc:
+        raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
+    text = decode_text(raw, name)
+    return SourceDocument(path=name, title=title_of(text, path.stem), text=text, sha256=sha256_text(text))
+
+
+def discover(folder: Path) -> list[Path]:
+    """Ingestible files under a folder, sorted, hidden files and folders skipped."""
+    if not folder.exists():
+        return []
+    found = []
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        if path.is_file() and path.suffix.lower() in SOURCE_SUFFIXES:
+            found.append(path)
+    return found
+
+
+def partition_key(path: Path, folder: Path) -> str:
+    """A stable, readable partition key: the path relative to the sources folder."""
+    try:
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()

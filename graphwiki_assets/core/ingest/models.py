@@ -1,0 +1,106 @@
+"""What flows between the ingest stages (and between the Dagster assets)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from graphwiki_assets.core.llm.requests import ExtractResponse
+
+
+class Candidates(BaseModel):
+    """A source and what extraction found in it (nothing written yet)."""
+
+    source_id: str
+    path: str
+    title: str
+    text: str
+    sha256: str
+    extraction: ExtractResponse
+    removed_injections: list[str] = Field(default_factory=list)
+    chunks: int = 1
+
+
+class Mention(BaseModel):
+    """One extracted concept, on its way to a node."""
+
+    index: int
+    name: str
+    type: str
+    description: str
+    aliases: list[str]
+    context: str
+    keys: list[str]
+    embedding: list[float]
+
+
+class JudgmentRecord(BaseModel):
+    id: str
+    mention: str
+    mention_context: str
+    candidate_id: str
+    candidate_name: str
+    verdict: str  # SAME | NOT_SAME
+    score: float
+    backend: str
+    reason: str
+    concept_id: str | None = None  # the node the mention ended up in
+
+
+class ConceptAction(BaseModel):
+    """Where one mention ends up: merged into an existing node, or a new node."""
+
+    mention_index: int
+    concept_id: str
+    created: bool
+    name: str
+    type: str
+    description: str
+    aliases: list[str]
+    keys: list[str]
+    embedding: list[float]
+    not_same_as: list[str] = Field(default_factory=list)  # existing concepts judged related only
+
+
+class ResolutionPlan(BaseModel):
+    candidates: Candidates
+    actions: list[ConceptAction]
+    judgments: list[JudgmentRecord]
+    stage1_pairs: int = 0
+    stage1_screened: int = 0
+    exact_matches: int = 0
+
+
+class ClaimRecord(BaseModel):
+    id: str
+    text: str
+    embedding: list[float]
+    about: list[str]  # concept ids
+
+
+class ContradictionRecord(BaseModel):
+    new_claim: str
+    existing_claim: str
+    reason: str
+
+
+class SettlementRecord(BaseModel):
+    winner: str
+    loser: str
+    reason: str
+
+
+class CommitReport(BaseModel):
+    source_id: str
+    path: str
+    status: str  # new | unchanged | skipped | failed
+    reason: str = ""
+    concepts_created: int = 0
+    concepts_merged: int = 0
+    claims: int = 0
+    contradictions: int = 0
+    settled: int = 0
+    judgments: int = 0
+    dropped: int = 0
+    removed_injections: int = 0
+    superseded_sources: list[str] = Field(default_factory=list)
+    flagged_for_review: int = 0

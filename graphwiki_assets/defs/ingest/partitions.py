@@ -1,0 +1,5 @@
+"""One dynamic partition per source file (key = path relative to the sources folder)."""
+
+import dagster as dg
+
+source_partitions = dg.DynamicPartitionsDefinition(name="sources")

@@ -1,0 +1,116 @@
+"""Dagster resources: thin, configurable wrappers that hand the domain core its clients.
+
+Settings arrive through ``EnvVar`` so credentials never sit in code or run config; a
+resource opens clients per use (no driver is shared between runs).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
+
+import dagster as dg
+from pydantic import Field
+
+from graphwiki_assets.core.settings import DEFAULT_BOLT_PORT, DEFAULT_EMBEDDING_MODEL, DEFAULT_LLM_MODEL, DEFAULT_PASSWORD, LLMSettings, Neo4jSettings, Settings
+from graphwiki_assets.core.store.driver import GraphStore
+
+
+class Neo4jResource(dg.ConfigurableResource):
+    """The graph. Defaults to the local launcher's instance (`graphwiki neo4j start`)."""
+
+    uri: str = Field(default=f"bolt://127.0.0.1:{DEFAULT_BOLT_PORT}", description="Bolt URI (NEO4J_URI)")
+    username: str = Field(default="neo4j", description="NEO4J_USERNAME")
+    password: str = Field(default=DEFAULT_PASSWORD, description="NEO4J_PASSWORD")
+    database: str = "neo4j"
+
+    def settings(self) -> Neo4jSettings:
+        return Neo4jSettings(uri=self.uri, username=self.username, password=self.password, database=self.database)
+
+    @contextmanager
+    def open(self) -> Iterator[GraphStore]:
+        with GraphStore(self.settings()) as store:
+            yield store
+
+
+class EmbeddingResource(dg.ConfigurableResource):
+    """A sentence-transformers model by name or path (GRAPHWIKI_EMBEDDING_MODEL)."""
+
+    model: str = DEFAULT_EMBEDDING_MODEL
+
+    def embedder(self):
+        from graphwiki_assets.core.embeddings import load_embedder
+
+        return load_embedder(self.model)
+
+
+class LLMResource(dg.ConfigurableResource):
+    """Any OpenAI-compatible endpoint; with no key and no base URL, the offline backend."""
+
+    api_key: str | None = Field(default=None, description="OPENAI_API_KEY")
+    base_url: str | None = Field(default=None, description="OPENAI_BASE_URL")
+    model: str = Field(default=DEFAULT_LLM_MODEL, description="GRAPHWIKI_LLM_MODEL")
+    timeout_s: float = 60.0
+    max_retries: int = 4
+    cache_dir: str | None = Field(default=None, description="request/response cache (GRAPHWIKI_CACHE_DIR)")
+
+    def settings(self) -> LLMSettings:
+        return LLMSettings(api_key=self.api_key or None, base_url=self.base_url or None, model=self.model,
+                           timeout_s=self.timeout_s, max_retries=self.max_retries)
+
+    def client(self):
+        from graphwiki_assets.core.llm.client import build_llm
+
+        return build_llm(self.settings(), Path(self.cache_dir) if self.cache_dir else None)
+
+
+class GraphwikiConfig(dg.ConfigurableResource):
+    """Where sources are read from (GRAPHWIKI_SOURCES_DIR) and where local state lives."""
+
+    home: str = "data"
+    sources_dir: str = "data/sources"
+
+    def settings(self, neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> Settings:
+        base = Settings.from_env({"GRAPHWIKI_HOME": self.home, "GRAPHWIKI_SOURCES_DIR": self.sources_dir})
+        return replace(base, neo4j=neo4j.settings(), llm=llm.settings(), embedding_model=embeddings.model,
+                       cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir)
+
+
+def _env_or(name: str, default: str | None):
+    """EnvVar when the variable is set, else the default (EnvVar of an unset variable is an error)."""
+    import os
+
+    return dg.EnvVar(name) if os.environ.get(name) else default
+
+
+def build_resources() -> dict:
+    """Resources wired to the environment; read when the code location loads, not at import."""
+    home = _env_or("GRAPHWIKI_HOME", "data")
+    cache = _env_or("GRAPHWIKI_CACHE_DIR", None)
+    if cache is None:
+        import os
+
+        cache = str(Path(os.environ.get("GRAPHWIKI_HOME", "data")) / "llm-cache")
+    neo4j_kwargs = {k: v for k, v in {
+        "uri": _env_or("NEO4J_URI", None), "username": _env_or("NEO4J_USERNAME", None),
+        "password": _env_or("NEO4J_PASSWORD", None),
+    }.items() if v is not None}
+    if "uri" not in neo4j_kwargs:
+        import os
+
+        port = os.environ.get("GRAPHWIKI_NEO4J_BOLT_PORT")
+        if port:
+            neo4j_kwargs["uri"] = f"bolt://127.0.0.1:{int(port)}"
+    llm_kwargs = {k: v for k, v in {
+        "api_key": _env_or("OPENAI_API_KEY", None), "base_url": _env_or("OPENAI_BASE_URL", None),
+        "model": _env_or("GRAPHWIKI_LLM_MODEL", None),
+    }.items() if v is not None}
+    return {
+        "neo4j": Neo4jResource(**neo4j_kwargs),
+        "embeddings": EmbeddingResource(model=_env_or("GRAPHWIKI_EMBEDDING_MODEL", DEFAULT_EMBEDDING_MODEL)),
+        "llm": LLMResource(cache_dir=cache, **llm_kwargs),
+        "graphwiki": GraphwikiConfig(home=home, sources_dir=_env_or("GRAPHWIKI_SOURCES_DIR", None)
+                                     or str(Path(str(home) if isinstance(home, str) else "data") / "sources")),
+    }

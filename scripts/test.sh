@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install, start a disposable Neo4j (with GDS) for the tests, run pytest, stop Neo4j.
+# The test server has its own home and port; the user's graph is never touched.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+VENV="$(scripts/setup.sh | tail -n1)"
+export GRAPHWIKI_TEST_BOLT_PORT="${GRAPHWIKI_TEST_BOLT_PORT:-7690}"
+export GRAPHWIKI_TEST_HOME="${GRAPHWIKI_TEST_HOME:-$(mktemp -d -t graphwiki-test.XXXXXX)}"
+export GRAPHWIKI_TEST_PASSWORD="${GRAPHWIKI_TEST_PASSWORD:-graphwiki-test}"
+launcher() {
+  GRAPHWIKI_HOME="$GRAPHWIKI_TEST_HOME" GRAPHWIKI_NEO4J_BOLT_PORT="$GRAPHWIKI_TEST_BOLT_PORT" \
+    NEO4J_PASSWORD="$GRAPHWIKI_TEST_PASSWORD" "$VENV/bin/graphwiki" neo4j "$@"
+}
+trap 'launcher stop >/dev/null 2>&1 || true' EXIT
+launcher start
+export GRAPHWIKI_TEST_KEEP_NEO4J=1  # the script owns the server's lifetime
+"$VENV/bin/python" -m pytest "$@"
