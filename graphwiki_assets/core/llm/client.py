@@ -1,0 +1,52 @@
+"""The LLM client every caller uses: typed calls, one factory.
+
+``build_llm`` returns the offline rules when no endpoint is configured, else the
+OpenAI-compatible backend; either sits behind the disk cache when a cache directory is
+given. Every response carries ``backend`` (e.g. ``offline-rules/v1`` or
+``openai:gpt-4o-mini``), and ``client.usage`` counts calls, cache hits and tokens.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from graphwiki_assets.core.llm.base import BaseLLM, Usage
+from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
+from graphwiki_assets.core.llm import requests as r
+from graphwiki_assets.core.settings import LLMSettings
+
+__all__ = ["LLMClient", "LLMError", "LLMUnavailable", "LLMBadOutput", "Usage", "build_llm"]
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    label: str
+    offline: bool
+    usage: Usage
+
+    def extract(self, req: r.ExtractRequest) -> r.ExtractResponse: ...
+    def judge(self, req: r.JudgeRequest) -> r.JudgeResponse: ...
+    def conflicts(self, req: r.ConflictRequest) -> r.ConflictResponse: ...
+    def summarize(self, req: r.SummaryRequest) -> r.SummaryResponse: ...
+    def route(self, req: r.RouteRequest) -> r.RouteResponse: ...
+    def answer(self, req: r.AnswerRequest) -> r.AnswerResponse: ...
+
+
+def build_llm(settings: LLMSettings, cache_dir: Path | None = None, **openai_options: Any) -> LLMClient:
+    """``openai_options`` go to the OpenAI backend (``backoff_base``, ``backoff_max``,
+    ``temperature``); the offline backend takes none."""
+    backend: BaseLLM
+    if settings.offline:
+        from graphwiki_assets.core.llm.offline.backend import OfflineLLM
+
+        backend = OfflineLLM()
+    else:
+        from graphwiki_assets.core.llm.openai_backend import OpenAILLM
+
+        backend = OpenAILLM(settings, **openai_options)
+    if cache_dir is not None:
+        from graphwiki_assets.core.llm.cache import CachedLLM
+
+        backend = CachedLLM(backend, cache_dir)
+    return backend

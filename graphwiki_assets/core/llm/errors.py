@@ -1,0 +1,15 @@
+"""Errors an LLM call can end in. Each is a clean failure: the caller fails that one
+unit of work (a source partition) and writes nothing derived from it."""
+
+
+class LLMError(Exception):
+    """An LLM call failed; nothing derived from it should be written."""
+
+
+class LLMUnavailable(LLMError):
+    """The endpoint kept failing (rate limits, server errors, timeouts) until retries ran out,
+    or refused the request outright (bad key, unknown model)."""
+
+
+class LLMBadOutput(LLMError):
+    """The reply was still not valid after one repair re-ask."""

@@ -1,0 +1,94 @@
+"""Aliases a sentence states: "X, also known as Y", "X (Y)" with Y an acronym of X,
+"X (French: Y)", "X (born Y)"."""
+
+from __future__ import annotations
+
+import re
+
+from graphwiki_assets.core.llm.offline.candidates import Span
+from graphwiki_assets.core.llm.offline.names import acronym_letters, is_acronym_of
+from graphwiki_assets.core.llm.offline.text import STOPWORDS, is_date_or_number, strip_article
+
+_ALIAS_MARKER = re.compile(
+    r"\b(?:(?:also|officially|commonly|better|otherwise|formerly|popularly|sometimes|often|usually|simply|previously)\s+)?"
+    r"(?:known\s+as|called|referred\s+to\s+as|nicknamed|abbreviated(?:\s+as)?|a\.k\.a\.?|aka|dubbed)\s+",
+    re.IGNORECASE,
+)
+_LIST_END = re.compile(r"\s+(?:is|was|are|were|has|had|will|which|who|that)\s|[;:()]|,\s*(?:and|or)?\s*(?=\w+\s+known\s+as)|$")
+_PAREN_LEAD = re.compile(r"^(?:or\s+|formerly\s+|née\s+|born\s+|short\s+for\s+|abbreviated\s+(?:as\s+)?|a\.k\.a\.?\s+|aka\s+|[A-Z][a-z]+:\s*)", re.IGNORECASE)
+
+
+def split_alias_list(text: str) -> list[str]:
+    items = re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", text.strip().rstrip(",."))
+    out = []
+    for item in items:
+        item = item.replace('"', "").strip()
+        item = strip_article(item)
+        first = item.split()[0].lower() if item else ""
+        if item and len(item.split()) <= 6 and not is_date_or_number(item) and first not in STOPWORDS:
+            out.append(item)
+    return out
+
+
+def stated_aliases(sentence: str, names: list[Span]) -> list[tuple[str | None, list[str], tuple[int, int]]]:
+    """(owner, aliases, span of the alias list) for each "X, also known as Y" and
+    "X (Y)" in the sentence. The owner is the name right before the marker; ``None``
+    when there is none, in which case the aliases are concepts in their own right."""
+    found: list[tuple[str | None, list[str], tuple[int, int]]] = []
+    last_owner: str | None = None
+    last_end = -1
+    for m in _ALIAS_MARKER.finditer(sentence):
+        tail = sentence[m.end() :]
+        end = _LIST_END.search(tail)
+        items = split_alias_list(tail[: end.start() if end else len(tail)])
+        gap_from_last = sentence[last_end : m.start()] if last_end >= 0 else None
+        if gap_from_last is not None and re.fullmatch(r"[\s,]*(?:and|or)?[\s,]*", gap_from_last):
+            owner = last_owner
+        else:
+            owner = _name_before(sentence, m.start(), names)
+        if owner is None and re.search(r"called|dubbed|nicknamed", m.group(), re.IGNORECASE):
+            items = [it for it in items if it[:1].isupper()]  # "he called the police" names nothing
+        span_end = m.end() + (end.start() if end else len(tail))
+        found.append((owner, items, (m.start(), span_end)))
+        last_owner, last_end = owner, span_end
+    for m in re.finditer(r"\(([^()]{1,80})\)", sentence):
+        inner = m.group(1).strip()
+        if _ALIAS_MARKER.match(inner):
+            continue  # "(also known as Y)": the marker pass above has it
+        lead = _PAREN_LEAD.match(inner)
+        owner = _name_before(sentence, m.start(), names)
+        body = inner[lead.end() :] if lead else inner
+        body = re.split(r";|,\s*translit", body)[0]
+        if lead and owner:
+            found.append((owner, split_alias_list(body), (m.start(), m.end())))
+        elif acronym_letters(inner):
+            long = owner if owner and is_acronym_of(inner, owner) else _long_form_before(sentence, m.start(), inner)
+            if long:
+                found.append((long, [inner], (m.start(), m.end())))
+        elif owner and acronym_letters(owner) and is_acronym_of(owner, inner):
+            found.append((inner, [owner], (m.start(), m.end())))
+    return found
+
+
+def _name_before(sentence: str, pos: int, names: list[Span]) -> str | None:
+    best = None
+    for span in names:
+        if span.end <= pos:
+            gap = re.sub(r"\([^()]*\)", "", sentence[span.end : pos])
+            if re.fullmatch(r"[\s,\"(]*", gap):
+                best = span.text
+    return best
+
+
+def _long_form_before(sentence: str, pos: int, acronym: str) -> str | None:
+    """'entity resolution (ER)': the shortest run of words before the parenthesis that
+    the acronym abbreviates."""
+    before = re.findall(r"[\w'\-]+", sentence[:pos])
+    letters = acronym_letters(acronym) or ""
+    for k in range(2, min(len(before), len(letters) + 3) + 1):
+        cand = " ".join(before[-k:])
+        if cand.split()[0].lower() in STOPWORDS:
+            continue
+        if is_acronym_of(acronym, cand):
+            return cand
+    return None

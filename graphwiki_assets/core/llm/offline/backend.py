@@ -1,0 +1,44 @@
+"""The offline backend: the same typed calls answered by rules, deterministically.
+
+Every response is labelled with ``OFFLINE_LABEL``; bump its version whenever a rule
+changes what it returns, so cached answers from older rules are not reused. Token
+counts are estimated from the prompt an LLM backend would have been sent, so costs
+stay comparable between the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
+from graphwiki_assets.core.llm.offline import answer, conflicts, extraction, judge, routing
+from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
+
+OFFLINE_LABEL = "offline-rules/v1"
+
+_RULES: dict[str, Callable[[Any], Any]] = {
+    "extract": extraction.extract,
+    "judge": judge.judge,
+    "conflicts": conflicts.conflicts,
+    "summarize": answer.summarize,
+    "route": routing.route,
+    "answer": answer.answer,
+}
+
+
+class OfflineLLM(BaseLLM):
+    offline = True
+
+    def __init__(self) -> None:
+        self.label = OFFLINE_LABEL
+        self.usage = Usage()
+
+    def _complete(self, task: Task, req: Any) -> Any:
+        resp = _RULES[task.name](req)
+        self.usage.add(
+            calls=1,
+            prompt_tokens=estimate_prompt_tokens(task.messages(req)),
+            completion_tokens=estimate_tokens(resp.model_dump_json()),
+        )
+        return resp

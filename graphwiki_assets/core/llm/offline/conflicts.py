@@ -1,0 +1,136 @@
+"""Offline contradiction check between two claims about the same concept.
+
+Claims contradict when, over otherwise overlapping content, exactly one of them is
+negated ("not", "never", "no longer", "isn't" ...), or they use the two sides of an
+antonym pair ("declarative"/"imperative", "supported"/"unsupported"), or they give
+different numbers for the same thing at the same time. A negation together with an
+antonym cancels out ("is open" / "is not closed"). Near-duplicates support each other;
+everything else is unrelated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphwiki_assets.core.llm.offline.text import STOPWORDS, name_tokens, stem
+from graphwiki_assets.core.llm.requests import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict
+
+_CONTRACTIONS = [
+    (r"\bcan't\b|\bcannot\b", "can not"),
+    (r"\bwon't\b", "will not"),
+    (r"\bshan't\b", "shall not"),
+    (r"\b(\w+)n't\b", r"\1 not"),
+]
+_NEGATIONS = frozenset("not no never none nor neither without nobody nothing nowhere lacks lack lacking".split())
+_NOT_NEGATING = re.compile(r"\bnot\s+only\b|\bno\s+doubt\b|\bnevertheless\b|\bnonetheless\b", re.IGNORECASE)
+
+_PAIRS = """declarative imperative; increase decrease; increase reduce; rise fall; rose fell; grow shrink;
+gain loss; gain lose; win lose; won lost; open closed; open close; true false; before after; larger smaller;
+bigger smaller; greater lesser; more less; more fewer; higher lower; high low; above below; maximum minimum;
+first last; earliest latest; earlier later; older newer; older younger; oldest youngest; largest smallest;
+longest shortest; highest lowest; strong weak; stronger weaker; fast slow; faster slower; cheap expensive;
+hot cold; warm cool; wet dry; alive dead; living dead; male female; public private; enable disable;
+allow forbid; allow prohibit; allow deny; permit forbid; accept reject; include exclude; success failure;
+succeed fail; present absent; sync async; static dynamic; internal external; local remote; online offline;
+input output; compiled interpreted; lossless lossy; centralized distributed; north south; east west;
+northern southern; eastern western; positive negative; inside outside; upper lower; early late;
+major minor; majority minority; start end; begin end; entry exit; import export; buy sell; bought sold;
+add remove; always never; all none; required optional; mandatory optional; support oppose; love hate;
+same different; similar different; single multiple; free paid; permanent temporary; manual automatic;
+shallow deep; thick thin; wide narrow; heavy light; rich poor; victory defeat; winner loser; ally enemy;
+friend enemy; peace war; upstream downstream; eager lazy; optimistic pessimistic; vertical horizontal;
+leader follower; strict lenient; lowercase uppercase; increment decrement; ascending descending;
+acquired divested; won lost; joined left; hired fired; born died; capital province"""
+_ANTONYMS: dict[str, set[str]] = {}
+for _pair in _PAIRS.replace("\n", " ").split(";"):
+    _a, _b = (stem(w) for w in _pair.split())
+    _ANTONYMS.setdefault(_a, set()).add(_b)
+    _ANTONYMS.setdefault(_b, set()).add(_a)
+_ANTONYMS.pop(stem("capital"), None)
+_ANTONYMS.pop(stem("province"), None)
+_NEG_PREFIXES = ("un", "in", "im", "il", "ir", "non", "non-", "dis", "de", "a")
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _tokens(text: str) -> list[str]:
+    text = _NOT_NEGATING.sub(" ", text)
+    for pat, repl in _CONTRACTIONS:
+        text = re.sub(pat, repl, text, flags=re.IGNORECASE)
+    text = re.sub(r"\bno\s+longer\b", "not", text, flags=re.IGNORECASE)
+    return [t.lower() for t in re.findall(r"\d[\d,]*(?:\.\d+)?|[A-Za-z][A-Za-z\-']*", text)]
+
+
+def _numbers(tokens: list[str]) -> tuple[set[str], set[str]]:
+    """(years, other numbers), normalised: '1,000' -> '1000', 'three' -> '3'."""
+    years, other = set(), set()
+    for t in tokens:
+        t = _NUMBER_WORDS.get(t, t)
+        if t[:1].isdigit():
+            t = t.replace(",", "")
+            (years if re.fullmatch(r"1[5-9]\d\d|20\d\d", t) else other).add(t)
+    return years, other
+
+
+def _is_antonym(x: str, y: str) -> bool:
+    if y in _ANTONYMS.get(x, ()):
+        return True
+    for p in _NEG_PREFIXES:
+        min_len = 5 if p in ("a", "de") else 3
+        if (y == p + x and len(x) >= min_len) or (x == p + y and len(y) >= min_len):
+            return True
+    return x.endswith("ful") and y == x[:-3] + "less" or y.endswith("ful") and x == y[:-3] + "less"
+
+
+def relate(pair: ClaimPair) -> tuple[str, str]:
+    ta, tb = _tokens(pair.new_claim), _tokens(pair.existing_claim)
+    concept = set(name_tokens(pair.concept))
+    neg_a = sum(t in _NEGATIONS for t in ta) % 2
+    neg_b = sum(t in _NEGATIONS for t in tb) % 2
+
+    shown: dict[str, str] = {}  # stem -> a word as written, for the reason
+
+    def content(tokens: list[str]) -> set[str]:
+        out = set()
+        for t in tokens:
+            if t[:1].isdigit() or t in _NEGATIONS or t in _NUMBER_WORDS or t in concept:
+                continue
+            if t in STOPWORDS and stem(t) not in _ANTONYMS:  # keep "before"/"after", "more"/"less"
+                continue
+            out.add(stem(t))
+            shown.setdefault(stem(t), t)
+        return out
+
+    ca, cb = content(ta), content(tb)
+    flips = [(x, y) for x in ca - cb for y in cb - ca if _is_antonym(x, y)]
+    flipped = {w for f in flips for w in f}
+    ra, rb = ca - flipped, cb - flipped
+    if ra and rb:
+        overlap = len(ra & rb) / min(len(ra), len(rb))
+    else:
+        overlap = 1.0 if flips and not (ra or rb) else 0.0  # "X is declarative" / "X is imperative"
+    if overlap < 0.5:
+        return "unrelated", "no shared statement to compare"
+    negated = neg_a != neg_b
+    if negated != bool(flips) and (flips or overlap >= 0.6):
+        if flips:
+            return "contradicts", f"opposite terms: '{shown[flips[0][0]]}' vs '{shown[flips[0][1]]}'"
+        return "contradicts", "one claim negates the other"
+    years_a, nums_a = _numbers(ta)
+    years_b, nums_b = _numbers(tb)
+    if overlap >= 0.6:
+        same_time = years_a == years_b or not (years_a and years_b)
+        if same_time and nums_a and nums_b and nums_a != nums_b:
+            return "contradicts", f"different numbers for the same thing ({', '.join(sorted(nums_a))} vs {', '.join(sorted(nums_b))})"
+        if years_a and years_b and years_a.isdisjoint(years_b) and not (nums_a or nums_b):
+            return "contradicts", f"different dates for the same thing ({', '.join(sorted(years_a))} vs {', '.join(sorted(years_b))})"
+        if overlap >= 0.8 and years_a == years_b and nums_a == nums_b:
+            return "supports", "the claims state the same thing"
+    return "unrelated", "related statements, no conflict found"
+
+
+def conflicts(req: ConflictRequest) -> ConflictResponse:
+    verdicts = []
+    for pair in req.pairs:
+        relation, reason = relate(pair)
+        verdicts.append(ConflictVerdict(pair_id=pair.pair_id, relation=relation, reason=reason))
+    return ConflictResponse(verdicts=verdicts)

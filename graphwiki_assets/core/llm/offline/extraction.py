@@ -1,0 +1,283 @@
+"""Offline extraction: concepts and claims from one document by rules.
+
+Concepts: the title entity, capitalised names, acronyms, quoted terms, stated aliases
+and the subjects of definitions, typed from "X is a Y" heads, a role word before a
+name ("psychologist Carl Rogers"), a title qualifier ("Brand (play)") or the name's own
+head ("Leopold Museum"). Claims: every sentence that mentions a concept, about the
+concepts it mentions; a sentence led by a pronoun or "The <noun>" is also about the
+document's subject.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from graphwiki_assets.core.llm.offline import candidates as cand
+from graphwiki_assets.core.llm.offline.aliases import stated_aliases
+from graphwiki_assets.core.llm.offline.claims import Mentions, build_claims, first_mention
+from graphwiki_assets.core.llm.offline.definitions import PRONOUNS, definition
+from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES, acronym_letters, type_from_name
+from graphwiki_assets.core.llm.offline.text import (
+    STOPWORDS,
+    clip,
+    is_date_or_number,
+    norm_name,
+    normalize_source,
+    split_sentences,
+)
+from graphwiki_assets.core.llm.requests import ExtractedClaim, ExtractedConcept, ExtractRequest, ExtractResponse
+
+_TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3
+_AUX_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b")
+_MAX_DESCRIPTION = 240
+
+
+@dataclass
+class _Concept:
+    name: str
+    key: str
+    first: int
+    type: str | None = None
+    type_rank: int = 0
+    description: str = ""
+    aliases: list[str] = field(default_factory=list)
+    short_forms: list[str] = field(default_factory=list)  # "Rogers" for "Carl Rogers"; not aliases
+    is_title: bool = False
+    is_subject: bool = False
+    confirmed: bool = False  # seen somewhere its capital is not just sentence position
+    mentions: int = 0
+
+
+class _Registry:
+    def __init__(self) -> None:
+        self.by_key: dict[str, _Concept] = {}
+        self.alias_to: dict[str, str] = {}
+
+    def find(self, name: str) -> _Concept | None:
+        key = norm_name(name)
+        return self.by_key.get(self.alias_to.get(key, key))
+
+    def add(self, name: str, where: int, confirmed: bool = True) -> _Concept | None:
+        name = _clean_name(name)
+        if not name:
+            return None
+        found = self.find(name)
+        if found is None:
+            found = _Concept(name=name, key=norm_name(name), first=where)
+            self.by_key[found.key] = found
+        found.confirmed |= confirmed
+        return found
+
+    def alias(self, owner: _Concept, alias: str, stated: bool = True) -> None:
+        alias = _clean_name(alias)
+        key = norm_name(alias) if alias else ""
+        if not key or key == owner.key or key in self.alias_to:
+            return
+        other = self.by_key.pop(key, None)
+        if other is not None and other is not owner:
+            owner.first = min(owner.first, other.first)
+            owner.confirmed |= other.confirmed
+            self.set_type(owner, other.type, other.type_rank)
+            owner.description = owner.description or other.description
+        self.alias_to[key] = owner.key
+        (owner.aliases if stated else owner.short_forms).append(alias)
+
+    def merge_short_forms(self) -> None:
+        """A lone word that ends exactly one longer name in the document is a short
+        reference to it: a surname ("Rogers"), a category word ("the Empire"), or part
+        of the title's name ("Xiao" in an article on Xiao Qiang). One that ends several
+        names ("Olympics") is a generic head, not a concept."""
+        multi = [c for c in self.by_key.values() if " " in c.name]
+        title = next((c for c in self.by_key.values() if c.is_title), None)
+        for c in list(self.by_key.values()):
+            if title is not None and c is not title and _fuller_name(title, c):
+                self.alias(title, c.name)  # "Waylon Malloy Payne" in the article "Waylon Payne"
+                continue
+            if " " in c.name or c.is_title or c.aliases:
+                continue
+            enders = [m for m in multi if m.key.split()[-1] == c.key]
+            if len(enders) > 1:
+                del self.by_key[c.key]
+                continue
+            owners = [m for m in enders if c.key in CATEGORY_NOUNS or _is_person(m)]
+            owners = owners or [m for m in multi if _plain_title(m) and c.key in (m.key.split()[0], m.key.split()[-1])]
+            if len(owners) == 1:
+                self.alias(owners[0], c.name, stated=False)
+
+    def set_type(self, c: _Concept, type_name: str | None, rank: int) -> None:
+        if type_name and rank > c.type_rank:
+            c.type, c.type_rank = type_name, rank
+
+
+def _is_person(c: _Concept) -> bool:
+    return c.type == "Person" or (c.type or "").lower() in PERSON_ROLES
+
+
+def _fuller_name(short: _Concept, full: _Concept) -> bool:
+    """The same name with middle names added: first and last words agree."""
+    a, b = short.key.split(), full.key.split()
+    return len(a) >= 2 and len(b) > len(a) and a[0] == b[0] and a[-1] == b[-1] and "of" not in b
+
+
+def _plain_title(c: _Concept) -> bool:
+    """A title that is a bare name (no category head, no "of"): its parts refer to it."""
+    words = c.key.split()
+    return c.is_title and len(words) <= 3 and "of" not in words and type_from_name(c.name) is None
+
+
+def _clean_name(name: str) -> str:
+    name = re.sub(r"\s+", " ", name).strip().strip("\"',;:!?()[]").strip()
+    if not re.search(r"(?:\b[A-Za-z]\.){2,}$", name):
+        name = name.rstrip(".")  # keep the final dot of "U.S."
+    for art in ("the ", "a ", "an "):
+        if name.lower().startswith(art) and len(name) > len(art):
+            name = name[len(art) :]
+    if len(name) < 2 or len(name) > 80 or len(name.split()) > 8 or is_date_or_number(name):
+        return ""
+    if all(w.lower() in STOPWORDS for w in re.findall(r"\w+", name)):
+        return ""
+    return name
+
+
+def parse_title(title: str, text: str = "") -> tuple[str, str | None]:
+    """'Brand (play)' -> ('Brand', 'Play'); 'Galicia (Spain)' -> ('Galicia', None);
+    'Meehan, Wisconsin' -> ('Meehan', None) when the text calls it just Meehan."""
+    title = title.strip()
+    place = re.match(r"^(.+?),((?:\s+[A-Z][\w.'\-]*){1,3})$", title)
+    if place and title.lower() not in text.lower() and place.group(1).lower() in text.lower():
+        return place.group(1), None
+    m = re.match(r"^(.+?)\s*\(([^()]+)\)\s*$", title)
+    if not m:
+        return title, None
+    qualifier = m.group(2).split()
+    last = qualifier[-1] if qualifier else ""
+    kind = last.capitalize() if last.isalpha() and last.islower() else None
+    return m.group(1), kind
+
+
+def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResponse:
+    text = normalize_source(req.text)
+    sentences = [s for s in split_sentences(text) if not s.startswith("#")]
+    reg = _Registry()
+    title_name, title_type = _title(req.title, text)
+    title = reg.add(title_name, -1) if title_name else None
+    if title is not None:
+        title.is_title = True
+        reg.set_type(title, title_type, _TYPE_RANK_STATED)
+    for i, sentence in enumerate(sentences):
+        _scan(reg, sentence, i, title)
+    reg.merge_short_forms()
+    counts = _count_mentions(reg, sentences)
+    limit = max_concepts or (15 if len(text) <= 1500 else 15 + (len(text) - 1500) // 150)
+    chosen = _select(reg, counts, limit)
+    claims = build_claims(sentences, chosen, title if title in chosen else None)
+    concepts = []
+    for c in chosen:
+        description = c.description or first_mention(sentences, c, _MAX_DESCRIPTION)
+        if not description and c is title and sentences:
+            description = clip(sentences[0], _MAX_DESCRIPTION)
+        concepts.append(ExtractedConcept(name=c.name, type=c.type or "Concept", description=description, aliases=c.aliases))
+    return ExtractResponse(concepts=concepts, claims=claims)
+
+
+def _title(raw: str, text: str) -> tuple[str | None, str | None]:
+    """The document's own entity. A file name ("harborline-cloud.md") counts only when
+    the text uses it, spelled as the text spells it; a leading markdown heading wins."""
+    raw = raw.strip()
+    if re.search(r"\.(?:md|markdown|txt|rst|html?)$", raw, re.IGNORECASE) or re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", raw):
+        heading = re.match(r"\s*#+\s+(.+)", text)
+        if heading:
+            return parse_title(heading.group(1).strip(), text)
+        stem = re.sub(r"[-_]+", " ", re.sub(r"\.\w+$", "", raw))
+        found = re.search(rf"(?<!\w){re.escape(stem)}(?!\w)", text, re.IGNORECASE)
+        return (found.group(), None) if found else (None, None)
+    return parse_title(raw, text)
+
+
+def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None:
+    known = _known_spans(reg, sentence)
+    runs = cand.capitalised_runs(sentence, known)
+    taken: list[tuple[int, int]] = []  # alias lists: their names belong to the owner
+    for owner_name, aliases, rng in stated_aliases(sentence, runs):
+        owner = reg.add(owner_name, i) if owner_name else None
+        for alias in aliases:
+            if owner is not None:
+                reg.alias(owner, alias)
+            else:
+                reg.add(alias, i)
+        if owner is not None:
+            taken.append(rng)
+    for span in runs + cand.quoted_terms(sentence):
+        if any(a <= span.start < b for a, b in taken):
+            continue
+        confirmed = not span.at_start or span.kind != "name" or " " in span.text
+        if not confirmed and _AUX_AFTER.match(sentence[span.end :]):
+            confirmed = True  # "Microsoft is ...": a sentence-initial name used as a subject
+        c = reg.add(span.text, i, confirmed)
+        if c is None:
+            continue
+        reg.set_type(c, type_from_name(c.name), _TYPE_RANK_NAME)
+        before = re.findall(r"[A-Za-z\-]+", sentence[: span.start])
+        if before and before[-1] in PERSON_ROLES:
+            reg.set_type(c, before[-1].capitalize(), _TYPE_RANK_ROLE)
+        if re.match(r"\s*\((?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4})", sentence[span.end :]):
+            reg.set_type(c, "Person", _TYPE_RANK_ROLE)
+    _definition(reg, sentence, i, title)
+
+
+def _definition(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None:
+    found = definition(sentence)
+    if not found:
+        return
+    subject, type_name = found
+    words = subject.split()
+    refers_back = words[0].lower() in PRONOUNS or (len(words) == 2 and words[0].lower() == "the" and words[1].islower())
+    if refers_back:
+        target = title
+    elif reg.find(subject) is not None or subject[:1].isupper() and any(w[:1].isupper() for w in words[1:]):
+        target = reg.add(subject, i)
+    elif not subject.lower().startswith(("the ", "this ", "that ", "its ", "their ")) and len(words) <= 4 and type_name:
+        target = reg.add(subject, i)  # a lowercase term being defined: "A vector index is a ..."
+    else:
+        target = None
+    if target is None:
+        return
+    target.is_subject = True
+    target.confirmed = True
+    reg.set_type(target, type_name, _TYPE_RANK_STATED)
+    if not target.description:
+        target.description = clip(sentence, _MAX_DESCRIPTION)
+
+
+def _known_spans(reg: _Registry, sentence: str) -> list[cand.Span]:
+    """Where the title and its aliases occur, so a lowercase word inside them does not
+    cut them into pieces."""
+    spans: list[cand.Span] = []
+    title = next((c for c in reg.by_key.values() if c.is_title), None)
+    if title is None:
+        return spans
+    for surface in sorted([title.name, *title.aliases], key=len, reverse=True):
+        for m in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", sentence, re.IGNORECASE):
+            if not any(s.start <= m.start() < s.end for s in spans):
+                spans.append(cand.Span(m.start(), m.end(), m.group(), "known"))
+    return spans
+
+
+def _count_mentions(reg: _Registry, sentences: list[str]) -> dict[str, int]:
+    mentions = Mentions(list(reg.by_key.values()))
+    counts: dict[str, int] = {}
+    for s in sentences:
+        for c in mentions(s):
+            counts[c.key] = counts.get(c.key, 0) + 1
+    return counts
+
+
+def _select(reg: _Registry, counts: dict[str, int], limit: int) -> list[_Concept]:
+    pool = [c for c in reg.by_key.values() if c.is_title or c.confirmed or counts.get(c.key, 0) > 1]
+
+    def rank(c: _Concept) -> tuple[bool, float, int]:
+        weight = counts.get(c.key, 0) + 2 * c.is_subject + (" " in c.name) + 0.5 * bool(c.type) + bool(c.aliases)
+        return (not c.is_title, -weight, c.first)
+
+    return sorted(pool, key=rank)[:limit]

@@ -1,0 +1,200 @@
+"""Offline stage-2 judgment: is the mention the same real-world entity as the
+candidate, or only related?
+
+Evidence, strongest first: a context that says they differ ("not to be confused with",
+"a product of", "developed by"); types that clearly differ; names equal after
+normalisation; a stated alias; a context that says they are the same ("X (Y)", "also
+known as", "stands for"); an acronym; a person's name with or without middle names.
+A name that is the other plus extra words ("Harborline" / "Harborline Cloud") is a
+different, related thing unless the extra words are only generic ("Inc", "database").
+Anything else is judged NOT_SAME: a wrong merge is worse than a missed one.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from graphwiki_assets.core.llm.offline.definitions import definition
+from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, acronym_letters, is_acronym_of, type_key, types_conflict
+from graphwiki_assets.core.llm.offline.text import compact, content_words, name_tokens, split_sentences
+from graphwiki_assets.core.llm.requests import EntityView, JudgeRequest, JudgeResponse, Verdict
+
+# Extra words that do not change what a name denotes ("Harborline Inc", "Cypher query language").
+_GENERIC_EXTRA = frozenset(
+    """inc ltd llc corp corporation co plc gmbh ag company the programming query language database
+    db software library framework protocol format toolkit""".split()
+)
+_SAME_LINK = (
+    r"(?:,\s*|\(\s*)?(?:(?:also|otherwise|commonly|better|formerly|sometimes|often|now|popularly|officially)\s+)?"
+    r"(?:known\s+as|called|referred\s+to\s+as|abbreviated(?:\s+as)?|aka|a\.k\.a\.?|nicknamed|renamed(?:\s+(?:to|as))?|"
+    r"goes\s+by|short\s+for|stands\s+for|refers\s+to|spelled)"
+    r"|\s(?:is|was|are|were)\s+(?:also\s+)?(?:short\s+for|an?\s+(?:abbreviation|acronym|synonym|alias|nickname|shorthand|"
+    r"short\s+name|alternative\s+name|other\s+name|common\s+name|former\s+name)\s+(?:of|for)|another\s+name\s+for|"
+    r"the\s+same\s+(?:thing\s+|entity\s+)?as|(?:the\s+)?(?:abbreviation|acronym|shorthand)\s+(?:of|for))"
+)
+_DIFF_LINK = (
+    r"not\s+to\s+be\s+confused\s+with|distinct\s+from|different\s+from|differs\s+from|unlike|separate\s+from|"
+    r"as\s+opposed\s+to|rather\s+than|not\s+the\s+same\s+as|(?:is|was|are)\s+not\s+(?:an?\s+|the\s+)?|isn't\s+(?:an?\s+|the\s+)?|"
+    r"(?:product|part|subsidiary|division|component|feature|module|service|version|edition|member|branch|unit|"
+    r"extension|plugin|plug-in|fork|successor|predecessor|competitor|rival|spin-off|parent|owner|customer|client|"
+    r"partner|subset|superset|layer|child|sibling|neighbou?r|capital|suburb)\s+(?:of|from|to|by|for)|"
+    r"(?:owned|made|developed|built|created|founded|acquired|operated|run|published|produced|offered|sold|"
+    r"maintained|managed|hosted|replaced|succeeded|preceded|designed|invented|written|led|used)\s+by|"
+    r"runs\s+(?:on|inside|in)|built\s+on(?:\s+top\s+of)?|based\s+on|inside|within|competes\s+with|compared\s+(?:to|with)"
+)
+_RELATION_NOUN = (
+    r"(?:'s)?\s+(?:product|service|subsidiary|brand|tool|feature|offering|platform|division|project|library|"
+    r"module|plugin|extension|team|department|app|application|edition|version)"
+)
+
+
+@lru_cache(maxsize=4096)
+def _name_pattern(name: str) -> str:
+    parts = [re.escape(p) for p in re.split(r"[\s\-]+", name.strip()) if p]
+    return r"(?<!\w)(?:the\s+)?" + r"[\s\-]+".join(parts) + r"(?!\w)"
+
+
+def _says(context: str, a: str, b: str, link: str) -> bool:
+    """The context links name a to name b with the given phrase (b may follow within a
+    short list: "A, also known as P, Q and B")."""
+    if not context or not a or not b:
+        return False
+    pa, pb = _name_pattern(a), _name_pattern(b)
+    return bool(re.search(rf"{pa}\s*(?:{link})\s*[\"']?(?:[^.;()]{{0,80}}?[\s,])?{pb}", context, re.IGNORECASE))
+
+
+def stated_same(x: EntityView, y: EntityView) -> bool:
+    for ctx in (x.context, y.context):
+        for a, b in ((x.name, y.name), (y.name, x.name)):
+            if _says(ctx, a, b, _SAME_LINK) or re.search(rf"{_name_pattern(a)}\s*\(\s*{_name_pattern(b)}\s*[),;]", ctx, re.IGNORECASE):
+                return True
+            if re.search(rf"{_name_pattern(a)},\s+or\s+{_name_pattern(b)}\s*,", ctx, re.IGNORECASE):
+                return True
+    return False
+
+
+def stated_different(x: EntityView, y: EntityView) -> bool:
+    for ctx, a, b in ((x.context, x.name, y.name), (y.context, y.name, x.name)):
+        if not ctx:
+            continue
+        if re.search(rf"(?:{_DIFF_LINK})\s*(?:[\"']|(?:an?|the)\s+)?{_name_pattern(b)}", ctx, re.IGNORECASE):
+            if not _says(ctx, a, b, _SAME_LINK):
+                return True
+        if re.search(rf"{_name_pattern(b)}{_RELATION_NOUN}", ctx, re.IGNORECASE) and not re.search(
+            rf"{_name_pattern(a)}{_RELATION_NOUN}", b, re.IGNORECASE
+        ):
+            return True
+    return False
+
+
+def _all_names(v: EntityView) -> list[str]:
+    return [n for n in [v.name, *v.aliases] if n.strip()]
+
+
+def _person_variant(a: list[str], b: list[str]) -> bool:
+    """'Carl Rogers' / 'Carl Ransom Rogers', 'G. Stanley Hall' / 'Granville Stanley Hall'."""
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1] or "of" in a + b:
+        return False
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    it = iter(long[:-1])
+    return all(any(_initial_match(s, t) for t in it) for s in short[:-1]) and _initial_match(short[0], long[0])
+
+
+def _initial_match(s: str, t: str) -> bool:
+    return s == t or (len(s) == 1 and t.startswith(s)) or (len(t) == 1 and s.startswith(t))
+
+
+def _context_overlap(x: EntityView, y: EntityView) -> float:
+    names = set(name_tokens(x.name)) | set(name_tokens(y.name))
+    a = set(content_words(x.context)) - names
+    b = set(content_words(y.context)) - names
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def _type_of(v: EntityView) -> str:
+    """The given type, else one a context sentence states: "Mercury is a planet ..."."""
+    if type_key(v.type) not in GENERIC_TYPES:
+        return v.type
+    key = compact(v.name)
+    for sentence in split_sentences(v.context):
+        found = definition(sentence)
+        if found and found[1] and compact(found[0]) == key:
+            return found[1]
+    return v.type
+
+
+def _expansions(v: EntityView) -> list[str]:
+    """Long forms an acronym's own context spells out: "CQL (Cypher Query Language)"."""
+    if not acronym_letters(v.name) or not v.context:
+        return []
+    name = re.escape(v.name)
+    found = re.findall(rf"{name}\s*\(([^()]{{3,80}})\)|([A-Za-z][\w\- ]{{2,80}}?)\s*\(\s*{name}\s*\)", v.context)
+    return [long.strip() for pair in found for long in pair if long.strip() and is_acronym_of(v.name, long.strip())]
+
+
+def judge_one(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
+    if stated_different(x, y):
+        return False, 0.9, "a context states they are different or related things"
+    type_x, type_y = _type_of(x), _type_of(y)
+    if types_conflict(type_x, type_y):
+        return False, 0.75, f"types differ ({type_x} vs {type_y})"
+    names_x, names_y = _all_names(x), _all_names(y)
+    cx, cy = {compact(n) for n in names_x} - {""}, {compact(n) for n in names_y} - {""}
+    if compact(x.name) and compact(x.name) == compact(y.name):
+        return True, 0.92, "names match after normalisation"
+    if cx & cy:
+        return True, 0.88, "a stated alias matches the other name"
+    if stated_same(x, y):
+        return True, 0.85, "a context states they are the same"
+    for a in names_x:
+        for b in names_y:
+            if is_acronym_of(a, b) or is_acronym_of(b, a):
+                return True, 0.8, f"'{a}' abbreviates '{b}'" if len(a) < len(b) else f"'{b}' abbreviates '{a}'"
+    for a, b in ((x, y), (y, x)):
+        for long in _expansions(a):
+            if compact(long) == compact(b.name) or _generic_extension(name_tokens(long), name_tokens(b.name)):
+                return True, 0.75, f"'{a.name}' stands for '{long}', which names '{b.name}'"
+    tx, ty = name_tokens(x.name), name_tokens(y.name)
+    if _person_variant(tx, ty):
+        return True, 0.7, "same name with or without middle names or initials"
+    short, long = (tx, ty) if len(tx) <= len(ty) else (ty, tx)
+    if short and len(long) > len(short) and _contains(long, short):
+        extra = [t for t in long if t not in short]
+        if _generic_extension(long, short):
+            return True, 0.65, f"names differ only by generic words ({' '.join(extra)})"
+        return False, 0.8, f"one name is the other plus '{' '.join(extra)}': a different, related thing"
+    return _by_similarity(x, y)
+
+
+def _generic_extension(long: list[str], short: list[str]) -> bool:
+    extra = [t for t in long if t not in short]
+    return bool(short) and _contains(long, short) and bool(extra) and all(t in _GENERIC_EXTRA for t in extra)
+
+
+def _contains(long: list[str], short: list[str]) -> bool:
+    n = len(short)
+    return any(long[i : i + n] == short for i in range(len(long) - n + 1))
+
+
+def _by_similarity(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
+    a, b = compact(x.name), compact(y.name)
+    ratio = SequenceMatcher(None, a, b).ratio() if a and b else 0.0
+    overlap = _context_overlap(x, y)
+    digits_differ = re.findall(r"\d+", a) != re.findall(r"\d+", b)
+    if ratio >= 0.9 and min(len(a), len(b)) >= 6 and not digits_differ and (overlap >= 0.2 or not (x.context and y.context)):
+        return True, 0.6, f"spelling variants (similarity {ratio:.2f})"
+    confidence = 0.9 - 0.3 * max(ratio, overlap)
+    return False, round(max(confidence, 0.55), 2), f"no evidence of identity (name similarity {ratio:.2f}, context overlap {overlap:.2f})"
+
+
+def judge(req: JudgeRequest) -> JudgeResponse:
+    verdicts = []
+    for pair in req.pairs:
+        same, confidence, reason = judge_one(pair.mention, pair.candidate)
+        verdicts.append(Verdict(pair_id=pair.pair_id, same=same, confidence=confidence, reason=reason))
+    return JudgeResponse(verdicts=verdicts)
+

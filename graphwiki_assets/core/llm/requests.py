@@ -1,0 +1,163 @@
+"""Typed requests and responses for every LLM task.
+
+Each task is one request model and one response model. Every response carries
+``backend`` (which backend/model produced it) so a result read back from the graph or
+the cache can always be traced to rules or to a named model.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Shape = Literal["what_is", "related", "connect", "shaped_like", "compare", "topic", "provenance"]
+Relation = Literal["contradicts", "supports", "unrelated"]
+
+NO_VERDICT = "no verdict returned"
+
+
+# --- extraction ---------------------------------------------------------------------
+
+
+class ExtractedConcept(BaseModel):
+    name: str
+    type: str = "Concept"
+    description: str = ""
+    aliases: list[str] = Field(default_factory=list)
+
+
+class ExtractedClaim(BaseModel):
+    text: str
+    about: list[str]  # names of concepts in the same response
+
+
+class ExtractRequest(BaseModel):
+    source_id: str
+    title: str
+    text: str
+
+
+class ExtractResponse(BaseModel):
+    concepts: list[ExtractedConcept]
+    claims: list[ExtractedClaim]
+    dropped: int = 0  # items removed by validation (bad names, claims about nothing)
+    backend: str = ""
+
+
+# --- entity resolution, stage 2 ----------------------------------------------------
+
+
+class EntityView(BaseModel):
+    name: str
+    type: str = ""
+    aliases: list[str] = Field(default_factory=list)
+    context: str = ""
+
+
+class JudgePair(BaseModel):
+    pair_id: str
+    mention: EntityView
+    candidate: EntityView
+
+
+class JudgeRequest(BaseModel):
+    pairs: list[JudgePair]
+
+
+class Verdict(BaseModel):
+    pair_id: str
+    same: bool
+    confidence: float = 0.5
+    reason: str = ""
+
+
+class JudgeResponse(BaseModel):
+    verdicts: list[Verdict]
+    backend: str = ""
+    dropped: int = 0  # verdicts for ids that were not asked about
+    defaulted: int = 0  # pairs the backend never answered, set to NOT_SAME
+
+
+# --- contradictions -----------------------------------------------------------------
+
+
+class ClaimPair(BaseModel):
+    pair_id: str
+    concept: str
+    new_claim: str
+    existing_claim: str
+
+
+class ConflictRequest(BaseModel):
+    pairs: list[ClaimPair]
+
+
+class ConflictVerdict(BaseModel):
+    pair_id: str
+    relation: Relation
+    reason: str = ""
+
+
+class ConflictResponse(BaseModel):
+    verdicts: list[ConflictVerdict]
+    backend: str = ""
+    dropped: int = 0
+    defaulted: int = 0  # pairs never answered, set to "unrelated"
+
+
+# --- summaries ----------------------------------------------------------------------
+
+
+class SummaryRequest(BaseModel):
+    name: str
+    type: str = ""
+    current_summary: str = ""
+    facts: list[str]
+
+
+class SummaryResponse(BaseModel):
+    summary: str
+    backend: str = ""
+
+
+# --- query routing ------------------------------------------------------------------
+
+
+class RouteRequest(BaseModel):
+    question: str
+
+
+class RouteResponse(BaseModel):
+    shape: Shape
+    entities: list[str]
+    type_filter: str | None = None
+    reason: str = ""
+    backend: str = ""
+
+
+# --- answer synthesis ---------------------------------------------------------------
+
+
+class Fact(BaseModel):
+    fact_id: str
+    text: str
+    source_ids: list[str]
+    status: str = "current"
+
+
+class AnswerRequest(BaseModel):
+    question: str
+    shape: str
+    facts: list[Fact]
+
+
+class AnswerSentence(BaseModel):
+    text: str
+    fact_ids: list[str]
+
+
+class AnswerResponse(BaseModel):
+    sentences: list[AnswerSentence]
+    backend: str = ""
+    dropped: int = 0  # sentences removed because they cited no fact of the request

@@ -1,0 +1,144 @@
+"""Holding a response to its request, for every backend alike.
+
+Extraction: names cleaned, empty names dropped, duplicates merged case-insensitively,
+claims whose ``about`` names no extracted concept dropped. Judgments and conflict
+verdicts: only ids that were asked about, one per id; ids left unanswered are asked
+once more, then defaulted to the safe answer (NOT_SAME, unrelated). Answers: only
+citations of the request's facts; a sentence citing nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.requests import (
+    NO_VERDICT,
+    AnswerRequest,
+    AnswerResponse,
+    ConflictVerdict,
+    ExtractedClaim,
+    ExtractedConcept,
+    ExtractResponse,
+    RouteResponse,
+    SummaryResponse,
+    Verdict,
+)
+
+_GENERIC_TYPE = {"", "concept"}
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text or "").strip()
+
+
+def clean_extract(resp: ExtractResponse) -> ExtractResponse:
+    dropped = resp.dropped
+    by_key: dict[str, ExtractedConcept] = {}
+    for c in resp.concepts:
+        name = _clean(c.name)
+        if not name:
+            dropped += 1
+            continue
+        key = name.casefold()
+        if key in by_key:
+            kept = by_key[key]
+            if kept.type.lower() in _GENERIC_TYPE and c.type.lower() not in _GENERIC_TYPE:
+                kept.type = _clean(c.type)
+            kept.description = kept.description or _clean(c.description)
+            kept.aliases += c.aliases
+            continue
+        by_key[key] = ExtractedConcept(name=name, type=_clean(c.type) or "Concept", description=_clean(c.description), aliases=list(c.aliases))
+    lookup: dict[str, str] = {}
+    for key, c in by_key.items():
+        aliases = []
+        for alias in map(_clean, c.aliases):
+            if alias and alias.casefold() != key and alias.casefold() not in {a.casefold() for a in aliases}:
+                aliases.append(alias)
+        c.aliases = aliases
+        lookup[key] = c.name
+    for c in by_key.values():
+        for alias in c.aliases:
+            lookup.setdefault(alias.casefold(), c.name)
+    claims: dict[str, ExtractedClaim] = {}
+    for claim in resp.claims:
+        text = _clean(claim.text)
+        about = list(dict.fromkeys(lookup[a.casefold()] for a in map(_clean, claim.about) if a.casefold() in lookup))
+        if not text or not about:
+            dropped += 1
+            continue
+        if text.casefold() in claims:
+            merged = claims[text.casefold()]
+            merged.about = list(dict.fromkeys(merged.about + about))
+            continue
+        claims[text.casefold()] = ExtractedClaim(text=text, about=about)
+    return ExtractResponse(concepts=list(by_key.values()), claims=list(claims.values()), dropped=dropped)
+
+
+def _keep_asked(verdicts: list[Any], wanted: list[str]) -> tuple[dict[str, Any], int]:
+    kept: dict[str, Any] = {}
+    dropped = 0
+    for v in verdicts:
+        if v.pair_id in wanted and v.pair_id not in kept:
+            if isinstance(v, Verdict):
+                v = v.model_copy(update={"confidence": min(1.0, max(0.0, v.confidence))})
+            kept[v.pair_id] = v
+        else:
+            dropped += 1
+    return kept, dropped
+
+
+def finish_verdicts(req: Any, resp: Any, reask: Callable[[Any], Any], default: Callable[[str], Any]) -> Any:
+    wanted = [p.pair_id for p in req.pairs]
+    kept, dropped = _keep_asked(resp.verdicts, wanted)
+    missing = [i for i in wanted if i not in kept]
+    if missing:
+        try:
+            again = reask(type(req)(pairs=[p for p in req.pairs if p.pair_id in missing]))
+            more, more_dropped = _keep_asked(again.verdicts, missing)
+            kept.update(more)
+            dropped += more_dropped
+        except LLMError:
+            pass  # the first answers stand; the rest take the safe default below
+    defaulted = [i for i in wanted if i not in kept]
+    for i in defaulted:
+        kept[i] = default(i)
+    return type(resp)(verdicts=[kept[i] for i in wanted], dropped=resp.dropped + dropped, defaulted=len(defaulted))
+
+
+def clean_answer(req: AnswerRequest, resp: AnswerResponse) -> AnswerResponse:
+    known = {f.fact_id for f in req.facts}
+    sentences = []
+    dropped = resp.dropped
+    for s in resp.sentences:
+        ids = list(dict.fromkeys(i for i in s.fact_ids if i in known))
+        text = _clean(s.text)
+        if not ids or not text:
+            dropped += 1
+            continue
+        sentences.append(s.model_copy(update={"text": text, "fact_ids": ids}))
+    return AnswerResponse(sentences=sentences, dropped=dropped)
+
+
+def clean_route(resp: RouteResponse) -> RouteResponse:
+    entities = list(dict.fromkeys(e for e in map(_clean, resp.entities) if e))
+    type_filter = _clean(resp.type_filter or "") or None
+    return resp.model_copy(update={"entities": entities, "type_filter": type_filter})
+
+
+def finish(task: str, req: Any, resp: Any, reask: Callable[[Any], Any]) -> Any:
+    if task == "extract":
+        return clean_extract(resp)
+    if task == "judge":
+        return finish_verdicts(req, resp, reask, lambda i: Verdict(pair_id=i, same=False, confidence=0.0, reason=NO_VERDICT))
+    if task == "conflicts":
+        return finish_verdicts(req, resp, reask, lambda i: ConflictVerdict(pair_id=i, relation="unrelated", reason=NO_VERDICT))
+    if task == "answer":
+        return clean_answer(req, resp)
+    if task == "route":
+        return clean_route(resp)
+    if task == "summarize":
+        return SummaryResponse(summary=_clean(resp.summary))
+    raise ValueError(f"unknown task {task}")
