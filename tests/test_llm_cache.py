@@ -14,7 +14,6 @@ from graphwiki_assets.core.llm.requests import (
     JudgePair,
     JudgeRequest,
     JudgeResponse,
-    Verdict,
 )
 from graphwiki_assets.core.settings import LLMSettings
 

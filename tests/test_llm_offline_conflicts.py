@@ -29,6 +29,11 @@ CASES = [
     ("Cypher", "Cypher was created by Neo4j.", "Cypher was created by Neo4j.", "supports"),
     # negation and antonym cancel out
     ("Kell Bridge", "The bridge is open to traffic.", "The bridge is not closed to traffic.", "supports"),
+    # the same statement about two different named things
+    ("Hardin County", "Roundhead Township is one of the townships of Hardin County.", "Goshen Township is one of the townships of Hardin County.", "unrelated"),
+    ("Poland", "Gmina Elk is a district in northern Poland.", "Gmina Jordan is a district in southern Poland.", "unrelated"),
+    # a date that only says when something was reported is not the quantity
+    ("Kortel", "As of 2018, Kortel had no office in Asia.", "As of 2017, Kortel had no office in Asia.", "supports"),
     # different aspects
     ("Paris", "Paris hosted the 1924 Summer Olympics.", "Paris has a mild oceanic climate.", "unrelated"),
     ("Dunmore", "The population was 12,741 at the 2010 census.", "The population was 13,492 at the 2000 census.", "unrelated"),

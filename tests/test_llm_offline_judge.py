@@ -34,6 +34,8 @@ SAME = [
     (E(name="G. Stanley Hall"), E(name="Granville Stanley Hall")),  # initial
     (E(name="Harborline Inc."), E(name="Harborline")),  # corporate suffix only
     (E(name="Tchaikovsky", context="Russian composer of Swan Lake."), E(name="Tchaikowsky", context="He composed Swan Lake.")),
+    (E(name="Mongo"), E(name="MongoDB")),  # a one-word name without its technical suffix
+    (E(name="Postgres", context="Postgres stores rows in heap files."), E(name="PostgreSQL", context="PostgreSQL stores tables in heap files.")),
 ]
 
 NOT_SAME = [
@@ -50,6 +52,8 @@ NOT_SAME = [
     (E(name="QDX", context="QDX is not to be confused with QDR."), E(name="QDR")),
     (E(name="Austria"), E(name="Australia")),
     (E(name="Drenmark"), E(name="Solvane")),  # nothing in common: never merge by default
+    (E(name="Tensor"), E(name="TensorFlow")),
+    (E(name="Postgres", context="Postgres stores rows in heap files."), E(name="PostgreSQL Conference", context="A yearly meeting.")),
 ]
 
 

@@ -60,7 +60,9 @@ def stated_aliases(sentence: str, names: list[Span]) -> list[tuple[str | None, l
         body = inner[lead.end() :] if lead else inner
         body = re.split(r";|,\s*translit", body)[0]
         if lead and owner:
-            found.append((owner, split_alias_list(body), (m.start(), m.end())))
+            # a name in another language is one name, commas and all
+            names_given = [body.strip()] if re.match(r"[A-Z][a-z]+:", inner) else split_alias_list(body)
+            found.append((owner, [n for n in names_given if n], (m.start(), m.end())))
         elif acronym_letters(inner):
             long = owner if owner and is_acronym_of(inner, owner) else _long_form_before(sentence, m.start(), inner)
             if long:

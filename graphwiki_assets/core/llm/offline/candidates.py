@@ -51,7 +51,8 @@ def capitalised_runs(sentence: str, masked: list[Span]) -> list[Span]:
     i, n = 0, len(toks)
 
     def joined(a: int, b: int) -> bool:
-        return sentence[toks[a][2] : toks[b][1]].isspace()
+        gap = sentence[toks[a][2] : toks[b][1]]
+        return gap.isspace() or (gap[:1] == "'" and gap[1:].isspace() and toks[a][0][-1:] in "nsNS")  # "Dunkin' Brands"
 
     def capish(k: int) -> bool:
         return (toks[k][1], toks[k][2]) in known or _capish(toks[k][0])
@@ -63,7 +64,7 @@ def capitalised_runs(sentence: str, masked: list[Span]) -> list[Span]:
             i += 1
             continue
         j = i
-        while j + 1 < n and joined(j, j + 1) and not toks[j][0].endswith("'s"):
+        while j + 1 < n and joined(j, j + 1):
             nxt = toks[j + 1][0]
             if capish(j + 1):
                 j += 1
@@ -72,8 +73,7 @@ def capitalised_runs(sentence: str, masked: list[Span]) -> list[Span]:
                 j += 1  # "Paris 2024", "Route 17"
                 break
             k = j + 1  # up to two connectors, then a capitalised token
-            words_so_far = {t[0].lower() for t in toks[i : j + 1]}
-            while k < n and k - j <= 2 and joined(k - 1, k) and _connector(toks[k][0], toks[k - 1][0], words_so_far):
+            while k < n and k - j <= 2 and joined(k - 1, k) and _connector(toks[k][0], toks[k - 1][0], toks[i][0].lower()):
                 k += 1
             if k > j + 1 and k < n and joined(k - 1, k) and capish(k):
                 j = k
@@ -87,7 +87,7 @@ def capitalised_runs(sentence: str, masked: list[Span]) -> list[Span]:
     return runs
 
 
-def _connector(tok: str, prev: str, words_so_far: set[str]) -> bool:
+def _connector(tok: str, prev: str, first_word: str) -> bool:
     low = tok.lower()
     if tok != low:
         return False
@@ -95,11 +95,14 @@ def _connector(tok: str, prev: str, words_so_far: set[str]) -> bool:
         return True
     if low == "the":
         return prev.lower() == "of"
-    return low in ("for", "on", "and") and bool(words_so_far & _INSTITUTIONS)
+    # "University of Science and Technology", "Society for Neuroscience"
+    return low in ("for", "on", "and") and first_word in _INSTITUTIONS
 
 
 def _starts_sentence(sentence: str, toks: list[tuple[str, int, int]], i: int) -> bool:
-    return i == 0 or sentence[: toks[i][1]].strip() in ('"', "'", "(")
+    """At the start of the sentence or of a bracket, quotation or clause after a colon,
+    where a capital letter proves nothing."""
+    return i == 0 or sentence[: toks[i][1]].rstrip()[-1:] in ('"', "'", "(", ":", ";")
 
 
 def _clean_run(sentence: str, toks: list[tuple[str, int, int]], i: int, j: int) -> list[Span]:
@@ -111,6 +114,12 @@ def _clean_run(sentence: str, toks: list[tuple[str, int, int]], i: int, j: int) 
         j -= 1
     if j < i:
         return []
+    if j - i >= 8:  # too long for one name: split at "of the" / "and" ("Chairman of the Board of the ...")
+        cuts = [k for k in range(i + 1, j) if toks[k][0] == "and" or (toks[k][0] == "of" and toks[k + 1][0] == "the")]
+        if not cuts:
+            return []
+        bounds = [i - 1, *cuts, j + 1]
+        return [span for a, b in zip(bounds, bounds[1:]) for span in _clean_run(sentence, toks, a + 1, b - 1)]
     words = [t[0] for t in toks[i : j + 1]]
     if len(words) > 8 or is_date_or_number(" ".join(words)):
         return []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.llm.offline.text import STOPWORDS, name_tokens, stem
+from graphwiki_assets.core.llm.offline.text import SENTENCE_STARTERS, STOPWORDS, name_tokens, stem
 from graphwiki_assets.core.llm.requests import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict
 
 _CONTRACTIONS = [
@@ -49,7 +49,8 @@ for _pair in _PAIRS.replace("\n", " ").split(";"):
 _ANTONYMS.pop(stem("capital"), None)
 _ANTONYMS.pop(stem("province"), None)
 _NEG_PREFIXES = ("un", "in", "im", "il", "ir", "non", "non-", "dis", "de", "a")
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+# "one" is left out: it is a pronoun far more often than a count ("one of the ...")
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero _ two three four five six seven eight nine ten eleven twelve".split()) if w != "_"}
 
 
 def _tokens(text: str) -> list[str]:
@@ -57,6 +58,8 @@ def _tokens(text: str) -> list[str]:
     for pat, repl in _CONTRACTIONS:
         text = re.sub(pat, repl, text, flags=re.IGNORECASE)
     text = re.sub(r"\bno\s+longer\b", "not", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)  # ordinals ("16th century") are not quantities
+    text = re.sub(r"\b(?:as\s+of|by)\s+\d{4}\b", " ", text, flags=re.IGNORECASE)  # when it was said, not what
     return [t.lower() for t in re.findall(r"\d[\d,]*(?:\.\d+)?|[A-Za-z][A-Za-z\-']*", text)]
 
 
@@ -81,9 +84,25 @@ def _is_antonym(x: str, y: str) -> bool:
     return x.endswith("ful") and y == x[:-3] + "less" or y.endswith("ful") and x == y[:-3] + "less"
 
 
+def _proper_names(text: str, concept: set[str]) -> set[str]:
+    """Capitalised words other than the concept's own (and other than a sentence's
+    ordinary first word): they say which thing a claim is about."""
+    names = set()
+    for i, m in enumerate(re.finditer(r"[A-Za-z][\w'\-]*", text)):
+        word = m.group()
+        low = word.lower()
+        if word[:1].isupper() and low not in concept and low not in STOPWORDS and not (i == 0 and low in SENTENCE_STARTERS):
+            names.add(low)
+    return names
+
+
 def relate(pair: ClaimPair) -> tuple[str, str]:
     ta, tb = _tokens(pair.new_claim), _tokens(pair.existing_claim)
-    concept = set(name_tokens(pair.concept))
+    concept = set(name_tokens(pair.concept)) | {w.lower() for w in re.findall(r"\w+", pair.concept)}
+    names_a, names_b = _proper_names(pair.new_claim, concept), _proper_names(pair.existing_claim, concept)
+    if names_a - names_b and names_b - names_a:
+        # "Goshen Township is in X County" / "Roundhead Township is in X County": two subjects
+        return "unrelated", "the claims are about different named things"
     neg_a = sum(t in _NEGATIONS for t in ta) % 2
     neg_b = sum(t in _NEGATIONS for t in tb) % 2
 
@@ -105,26 +124,27 @@ def relate(pair: ClaimPair) -> tuple[str, str]:
     flipped = {w for f in flips for w in f}
     ra, rb = ca - flipped, cb - flipped
     if ra and rb:
-        overlap = len(ra & rb) / min(len(ra), len(rb))
+        overlap = len(ra & rb) / min(len(ra), len(rb))  # how much of the shorter claim the longer repeats
+        jaccard = len(ra & rb) / len(ra | rb)  # how much the two have in common overall
     else:
-        overlap = 1.0 if flips and not (ra or rb) else 0.0  # "X is declarative" / "X is imperative"
+        overlap = jaccard = 1.0 if flips and not (ra or rb) else 0.0  # "X is declarative" / "X is imperative"
     if overlap < 0.5:
         return "unrelated", "no shared statement to compare"
     negated = neg_a != neg_b
-    if negated != bool(flips) and (flips or overlap >= 0.6):
+    if negated != bool(flips) and jaccard >= 0.4 and (flips or overlap >= 0.6):
         if flips:
             return "contradicts", f"opposite terms: '{shown[flips[0][0]]}' vs '{shown[flips[0][1]]}'"
         return "contradicts", "one claim negates the other"
     years_a, nums_a = _numbers(ta)
     years_b, nums_b = _numbers(tb)
-    if overlap >= 0.6:
+    if overlap >= 0.6 and jaccard >= 0.5:
         same_time = years_a == years_b or not (years_a and years_b)
-        if same_time and nums_a and nums_b and nums_a != nums_b:
+        if same_time and nums_a and len(nums_a) == len(nums_b) and nums_a != nums_b:
             return "contradicts", f"different numbers for the same thing ({', '.join(sorted(nums_a))} vs {', '.join(sorted(nums_b))})"
         if years_a and years_b and years_a.isdisjoint(years_b) and not (nums_a or nums_b):
             return "contradicts", f"different dates for the same thing ({', '.join(sorted(years_a))} vs {', '.join(sorted(years_b))})"
-        if overlap >= 0.8 and years_a == years_b and nums_a == nums_b:
-            return "supports", "the claims state the same thing"
+    if overlap >= 0.8 and negated == bool(flips) and years_a == years_b and nums_a == nums_b:
+        return "supports", "the claims state the same thing"
     return "unrelated", "related statements, no conflict found"
 
 

@@ -29,7 +29,7 @@ _NO_TYPE = frozenset(
 )
 # Words that modify a head noun and are never one themselves, and words that usually
 # are adjectives but could end a phrase ("international").
-_MODIFIER = re.compile(r"(ly|ed|ing|est|ous|ive|ful|less|able|ible)$")
+_MODIFIER = re.compile(r"(ly|ed|ing|est|ous|ful|less|able|ible)$")
 _ADJECTIVAL = re.compile(r"(ly|al|ic|ous|ive|ful|less|ed|ing|able|ible|ary|ern|est)$")
 _IRREGULAR_PARTICIPLES = frozenset(
     """found made built known held born written sold led run given taken seen shown grown drawn

@@ -17,7 +17,7 @@ from graphwiki_assets.core.llm.offline import candidates as cand
 from graphwiki_assets.core.llm.offline.aliases import stated_aliases
 from graphwiki_assets.core.llm.offline.claims import Mentions, build_claims, first_mention
 from graphwiki_assets.core.llm.offline.definitions import PRONOUNS, definition
-from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES, acronym_letters, type_from_name
+from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES, type_from_name
 from graphwiki_assets.core.llm.offline.text import (
     STOPWORDS,
     clip,
@@ -25,8 +25,9 @@ from graphwiki_assets.core.llm.offline.text import (
     norm_name,
     normalize_source,
     split_sentences,
+    strip_article,
 )
-from graphwiki_assets.core.llm.requests import ExtractedClaim, ExtractedConcept, ExtractRequest, ExtractResponse
+from graphwiki_assets.core.llm.requests import ExtractedConcept, ExtractRequest, ExtractResponse
 
 _TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3
 _AUX_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b")
@@ -46,7 +47,6 @@ class _Concept:
     is_title: bool = False
     is_subject: bool = False
     confirmed: bool = False  # seen somewhere its capital is not just sentence position
-    mentions: int = 0
 
 
 class _Registry:
@@ -111,7 +111,7 @@ class _Registry:
 
 
 def _is_person(c: _Concept) -> bool:
-    return c.type == "Person" or (c.type or "").lower() in PERSON_ROLES
+    return c.type == "Person" or (c.type or "").lower() in PERSON_ROLES or type_from_name(c.name) == "Person"
 
 
 def _fuller_name(short: _Concept, full: _Concept) -> bool:
@@ -130,9 +130,7 @@ def _clean_name(name: str) -> str:
     name = re.sub(r"\s+", " ", name).strip().strip("\"',;:!?()[]").strip()
     if not re.search(r"(?:\b[A-Za-z]\.){2,}$", name):
         name = name.rstrip(".")  # keep the final dot of "U.S."
-    for art in ("the ", "a ", "an "):
-        if name.lower().startswith(art) and len(name) > len(art):
-            name = name[len(art) :]
+    name = strip_article(name)
     if len(name) < 2 or len(name) > 80 or len(name.split()) > 8 or is_date_or_number(name):
         return ""
     if all(w.lower() in STOPWORDS for w in re.findall(r"\w+", name)):
@@ -196,7 +194,7 @@ def _title(raw: str, text: str) -> tuple[str | None, str | None]:
 
 
 def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None:
-    known = _known_spans(reg, sentence)
+    known = _known_spans(title, sentence)
     runs = cand.capitalised_runs(sentence, known)
     taken: list[tuple[int, int]] = []  # alias lists: their names belong to the owner
     for owner_name, aliases, rng in stated_aliases(sentence, runs):
@@ -233,9 +231,10 @@ def _definition(reg: _Registry, sentence: str, i: int, title: _Concept | None) -
     subject, type_name = found
     words = subject.split()
     refers_back = words[0].lower() in PRONOUNS or (len(words) == 2 and words[0].lower() == "the" and words[1].islower())
-    if refers_back:
+    named = strip_article(subject)
+    if refers_back or (title is not None and re.match(rf"(?:the\s+)?{re.escape(title.name)}(?!\w)", sentence, re.IGNORECASE)):
         target = title
-    elif reg.find(subject) is not None or subject[:1].isupper() and any(w[:1].isupper() for w in words[1:]):
+    elif reg.find(subject) is not None or named[:1].isupper() and any(w[:1].isupper() for w in named.split()[1:]):
         target = reg.add(subject, i)
     elif not subject.lower().startswith(("the ", "this ", "that ", "its ", "their ")) and len(words) <= 4 and type_name:
         target = reg.add(subject, i)  # a lowercase term being defined: "A vector index is a ..."
@@ -250,11 +249,10 @@ def _definition(reg: _Registry, sentence: str, i: int, title: _Concept | None) -
         target.description = clip(sentence, _MAX_DESCRIPTION)
 
 
-def _known_spans(reg: _Registry, sentence: str) -> list[cand.Span]:
+def _known_spans(title: _Concept | None, sentence: str) -> list[cand.Span]:
     """Where the title and its aliases occur, so a lowercase word inside them does not
     cut them into pieces."""
     spans: list[cand.Span] = []
-    title = next((c for c in reg.by_key.values() if c.is_title), None)
     if title is None:
         return spans
     for surface in sorted([title.name, *title.aliases], key=len, reverse=True):

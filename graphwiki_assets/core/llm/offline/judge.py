@@ -26,6 +26,8 @@ _GENERIC_EXTRA = frozenset(
     """inc ltd llc corp corporation co plc gmbh ag company the programming query language database
     db software library framework protocol format toolkit""".split()
 )
+# What a one-word name may lose in everyday use: "MongoDB" -> "Mongo", "Node.js" -> "Node".
+_TECH_SUFFIX = frozenset("db js sql ql lang hq io app".split())
 _SAME_LINK = (
     r"(?:,\s*|\(\s*)?(?:(?:also|otherwise|commonly|better|formerly|sometimes|often|now|popularly|officially)\s+)?"
     r"(?:known\s+as|called|referred\s+to\s+as|abbreviated(?:\s+as)?|aka|a\.k\.a\.?|nicknamed|renamed(?:\s+(?:to|as))?|"
@@ -187,6 +189,11 @@ def _by_similarity(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
     digits_differ = re.findall(r"\d+", a) != re.findall(r"\d+", b)
     if ratio >= 0.9 and min(len(a), len(b)) >= 6 and not digits_differ and (overlap >= 0.2 or not (x.context and y.context)):
         return True, 0.6, f"spelling variants (similarity {ratio:.2f})"
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 5 and long.startswith(short) and not digits_differ:
+        rest = long[len(short) :]
+        if rest in _TECH_SUFFIX or (len(short) >= 0.75 * len(long) and overlap >= 0.25):
+            return True, 0.6, f"'{short}' is a short form of '{long}'"
     confidence = 0.9 - 0.3 * max(ratio, overlap)
     return False, round(max(confidence, 0.55), 2), f"no evidence of identity (name similarity {ratio:.2f}, context overlap {overlap:.2f})"
 

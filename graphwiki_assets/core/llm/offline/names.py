@@ -109,6 +109,7 @@ PERSON_ROLES = frozenset(
     politician pope president priest prince princess producer professor psychologist queen
     rapper researcher saint scholar scientist screenwriter sculptor senator singer singer-songwriter
     soldier songwriter statesman surgeon teacher theologian violinist writer chairman chairwoman
+    executive detective representative
     chairperson ceo secretary""".split()
 )
 
