@@ -25,7 +25,7 @@ MAX_ASSOCIATED_CONCEPTS = 8  # a claim naming more than this is a list, not a re
 
 @dataclass(frozen=True)
 class ConflictConfig:
-    similarity_floor: float = 0.4  # claims less alike than this cannot be about the same point
+    similarity_floor: float = 0.25  # claims sharing a concept yet less alike than this talk past each other
     per_claim: int = 5  # existing claims compared with each new claim
     batch: int = 20  # pairs per LLM call
 
@@ -41,7 +41,8 @@ class ClaimLinks:
 
 def claim_id_for(source_id: str, text: str) -> str:
     key = " ".join(text.lower().split())
-    return f"claim-{hashlib.sha1(f'{source_id}\x1f{key}'.encode()).hexdigest()[:16]}"
+    digest = hashlib.sha1("\x1f".join((source_id, key)).encode()).hexdigest()
+    return f"claim-{digest[:16]}"
 
 
 def plan_claims(plan: ResolutionPlan, embedder: Embedder) -> ClaimLinks:

@@ -11,9 +11,11 @@ SET s.last_seen_at = datetime($now),
     s.paths = CASE WHEN $path IN coalesce(s.paths, []) THEN s.paths ELSE coalesce(s.paths, []) + $path END
 """
 
+# keys hold only letters, digits and spaces, so quoting them makes a safe phrase query
 EXACT_KEY_MATCHES = """
 UNWIND $mentions AS m
-MATCH (c:Concept)
+CALL db.index.fulltext.queryNodes('concept_keys', m.query, {limit: 50}) YIELD node AS c
+WITH m, c
 WHERE c.status <> 'superseded' AND any(k IN m.keys WHERE k IN c.keys)
 RETURN m.index AS index, c.id AS id, c.name AS name, c.type AS type, c.aliases AS aliases,
        coalesce(c.summary, '') AS summary

@@ -42,6 +42,11 @@ def concept_id_for(source_id: str, name: str) -> str:
     return f"concept-{_hash(source_id, name_key(name))}"
 
 
+def key_query(keys: list[str]) -> str:
+    """A Lucene query matching any of the keys as a phrase (keys carry no Lucene syntax)."""
+    return " OR ".join(f'"{k}"' for k in keys if k.replace(" ", "").isalnum())
+
+
 def types_compatible(a: str, b: str) -> bool:
     a, b = (a or "").strip().lower(), (b or "").strip().lower()
     return a in GENERIC_TYPES or b in GENERIC_TYPES or a == b
@@ -75,8 +80,10 @@ def build_mentions(candidates: Candidates, embedder: Embedder) -> list[Mention]:
 def resolve(store: GraphStore, embedder: Embedder, llm: LLMClient, candidates: Candidates,
             config: Stage1Config = Stage1Config()) -> ResolutionPlan:
     mentions = build_mentions(candidates, embedder)
-    params = [{"index": m.index, "keys": m.keys, "embedding": m.embedding} for m in mentions]
-    exact = _first_per_mention(store.query(cypher.EXACT_KEY_MATCHES, mentions=params), mentions)
+    params = [{"index": m.index, "keys": m.keys, "embedding": m.embedding, "query": key_query(m.keys)}
+              for m in mentions]
+    keyed = [p for p in params if p["query"]]
+    exact = _first_per_mention(store.query(cypher.EXACT_KEY_MATCHES, mentions=keyed), mentions) if keyed else {}
     vector_rows = store.query(cypher.VECTOR_CANDIDATES, mentions=params, k=config.top_k) if mentions else []
 
     pairs: list[tuple[Mention, dict]] = []  # (mention, candidate view with id/score)

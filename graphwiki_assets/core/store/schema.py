@@ -48,6 +48,8 @@ INDEXES = [
     "CREATE INDEX claim_status IF NOT EXISTS FOR (n:Claim) ON (n.status)",
     "CREATE INDEX judgment_reviewed IF NOT EXISTS FOR (n:Judgment) ON (n.reviewed)",
     "CREATE FULLTEXT INDEX concept_names IF NOT EXISTS FOR (n:Concept) ON EACH [n.name, n.aliases]",
+    # exact-key lookups: a list property cannot use a range index, a full-text one can
+    "CREATE FULLTEXT INDEX concept_keys IF NOT EXISTS FOR (n:Concept) ON EACH [n.keys]",
     "CREATE FULLTEXT INDEX source_text IF NOT EXISTS FOR (n:Source) ON EACH [n.title, n.text]",
 ]
 
