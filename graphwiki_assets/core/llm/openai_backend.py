@@ -64,24 +64,17 @@ class OpenAILLM(BaseLLM):
 
     def _complete(self, task: Task, req: Any) -> Any:
         messages = task.messages(req)
-        content = ""
-        for attempt in range(2):
-            content = self._chat(task, messages)
-            problem = _problem(task, content)
-            if isinstance(problem, str):
-                if attempt == 0:
-                    self.usage.add(retries=1)
-                    messages = messages + [
-                        {"role": "assistant", "content": content[:4000]},
-                        {
-                            "role": "user",
-                            "content": f"That reply was not valid: {problem}. Reply again with only a JSON object that matches the schema.",
-                        },
-                    ]
-                continue
-            return problem
-        self.usage.add(failures=1)
-        raise LLMBadOutput(f"{self.label} {task.name}: invalid output after a repair re-ask: {_problem(task, content)}")
+        content = self._chat(task, messages)
+        resp, error = _parse(task, content)
+        if resp is None:
+            self.usage.add(retries=1)
+            repair = f"That reply was not valid: {error}. Reply again with only a JSON object that matches the schema."
+            messages = [*messages, {"role": "assistant", "content": content[:4000]}, {"role": "user", "content": repair}]
+            resp, error = _parse(task, self._chat(task, messages))
+        if resp is None:
+            self.usage.add(failures=1)
+            raise LLMBadOutput(f"{self.label} {task.name}: invalid output after a repair re-ask: {error}")
+        return resp
 
     # -- transport -----------------------------------------------------------------
 
@@ -147,24 +140,25 @@ class OpenAILLM(BaseLLM):
         return min(delay, self.backoff_max)
 
 
-def _problem(task: Task, content: str) -> Any:
-    """The validated response, or a string saying what is wrong with the reply."""
+def _parse(task: Task, content: str) -> tuple[Any, str | None]:
+    """(validated response, None), or (None, what is wrong with the reply)."""
     text = content.strip()
     fenced = re.match(r"^```(?:json)?\s*(.*?)\s*```$", text, re.DOTALL)
     if fenced:
         text = fenced.group(1)
     if not text:
-        return "the reply was empty"
+        return None, "the reply was empty"
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        return f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})"
+        return None, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})"
     try:
         resp = task.response.model_validate(data)
     except ValidationError as e:
         errors = "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()[:5])
-        return f"does not match the schema ({errors})"
-    return task.check(resp) or resp
+        return None, f"does not match the schema ({errors})"
+    problem = task.check(resp)
+    return (None, problem) if problem else (resp, None)
 
 
 def _about_format(e: Exception) -> bool:
