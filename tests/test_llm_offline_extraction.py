@@ -149,7 +149,7 @@ def test_deterministic_bounded_and_fast():
     first = extract(ExtractRequest(source_id="a", title="Orrin Trust", text=paragraph))
     assert extract(ExtractRequest(source_id="a", title="Orrin Trust", text=paragraph)) == first
     assert 5 <= len(first.concepts) <= 15
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other processes on the machine do not count
     for i in range(100):
         extract(ExtractRequest(source_id=str(i), title="Orrin Trust", text=paragraph.replace("1921", str(1800 + i))))
-    assert (time.perf_counter() - start) / 100 < 0.02
+    assert (time.process_time() - start) / 100 < 0.02
