@@ -53,3 +53,21 @@ def test_reasons_name_the_opposite_words_as_written():
     pair = ClaimPair(pair_id="p", concept="Cypher", new_claim="Cypher is declarative.", existing_claim="Cypher is imperative.")
     (v,) = OfflineLLM().conflicts(ConflictRequest(pairs=[pair])).verdicts
     assert "declarative" in v.reason and "imperative" in v.reason
+
+
+def test_opposite_definitions_under_another_name_of_the_concept_contradict():
+    # The claims share nothing but the defining adjective; the subject is an alias.
+    pair = ClaimPair(pair_id="p", concept="Cypher", concept_aliases=["CQL"],
+                     new_claim="CQL is an imperative language in which the user spells out each step.",
+                     existing_claim="Cypher is a declarative query language for property graphs.")
+    (v,) = OfflineLLM().conflicts(ConflictRequest(pairs=[pair])).verdicts
+    assert v.relation == "contradicts"
+    assert "imperative" in v.reason and "declarative" in v.reason
+
+
+def test_definitions_of_different_subjects_do_not_contradict():
+    pair = ClaimPair(pair_id="p", concept="Cypher", concept_aliases=["CQL"],
+                     new_claim="Java is an imperative language.",
+                     existing_claim="Cypher is a declarative query language.")
+    (v,) = OfflineLLM().conflicts(ConflictRequest(pairs=[pair])).verdicts
+    assert v.relation != "contradicts"

@@ -71,7 +71,12 @@ def find_conflicts(store: GraphStore, llm: LLMClient, plan: ResolutionPlan, link
                            source_id=plan.candidates.source_id) if concept_ids else []
     if not existing:
         return links
-    names = {row["concept_id"]: row["concept"] for row in existing}
+    # the new source may call the concept by a name the graph does not hold yet
+    new_names: dict[str, list[str]] = {}
+    for action in plan.actions:
+        new_names.setdefault(action.concept_id, []).extend(action.aliases)
+    names = {row["concept_id"]: (row["concept"], list(dict.fromkeys(row["aliases"] + new_names.get(row["concept_id"], []))))
+             for row in existing}
     by_concept: dict[str, list[dict]] = {}
     for row in existing:
         by_concept.setdefault(row["concept_id"], []).append(row)
@@ -97,7 +102,8 @@ def find_conflicts(store: GraphStore, llm: LLMClient, plan: ResolutionPlan, link
     for start in range(0, len(pairs), config.batch):
         batch = pairs[start:start + config.batch]
         request = ConflictRequest(pairs=[
-            ClaimPair(pair_id=f"c{start + n}", concept=concept, new_claim=claim.text, existing_claim=row["text"])
+            ClaimPair(pair_id=f"c{start + n}", concept=concept[0], concept_aliases=concept[1],
+                      new_claim=claim.text, existing_claim=row["text"])
             for n, (claim, row, concept) in enumerate(batch)
         ])
         verdicts = {v.pair_id: v for v in llm.conflicts(request).verdicts}

@@ -33,7 +33,7 @@ EXISTING_CLAIMS_ABOUT = """
 UNWIND $concept_ids AS cid
 MATCH (c:Concept {id: cid})<-[:RELATES_TO {kind: 'about'}]-(cl:Claim)
 WHERE cl.status <> 'superseded' AND NOT (cl)-[:DERIVED_FROM]->(:Source {id: $source_id})
-RETURN cid AS concept_id, c.name AS concept, cl.id AS id, cl.text AS text, cl.status AS status,
+RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases, cl.id AS id, cl.text AS text, cl.status AS status,
        cl.embedding AS embedding
 """
 

@@ -85,6 +85,7 @@ class JudgeResponse(BaseModel):
 class ClaimPair(BaseModel):
     pair_id: str
     concept: str
+    concept_aliases: list[str] = Field(default_factory=list)  # other names of the concept
     new_claim: str
     existing_claim: str
 

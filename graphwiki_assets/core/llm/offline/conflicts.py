@@ -96,9 +96,40 @@ def _proper_names(text: str, concept: set[str]) -> set[str]:
     return names
 
 
+_COPULA = re.compile(
+    r"^\s*(?:the\s+)?(?P<subject>[^,;:]+?)\s+(?:is|are|was|were)\s+(?P<neg>not\s+)?(?:an?\s+|the\s+)?"
+    r"(?P<predicate>[\w\-]+(?:\s+[\w\-]+){0,2})", re.IGNORECASE)
+
+
+def _copular_predicate(text: str, concept: set[str]) -> tuple[dict[str, str], bool] | None:
+    """For "X is (not) a declarative language" with X a name of the concept: the first
+    predicate words and whether they are negated. Two such definitions with opposite
+    predicates contradict even when the rest of the sentences share nothing."""
+    match = _COPULA.match(text)
+    if not match:
+        return None
+    subject = {w.lower() for w in re.findall(r"\w+", match.group("subject"))}
+    if not subject or not subject <= concept:
+        return None
+    return {stem(w.lower()): w for w in match.group("predicate").split()}, bool(match.group("neg"))
+
+
+def _names_of(pair: ClaimPair) -> set[str]:
+    names = set()
+    for name in [pair.concept, *pair.concept_aliases]:
+        names |= set(name_tokens(name)) | {w.lower() for w in re.findall(r"\w+", name)}
+    return names
+
+
 def relate(pair: ClaimPair) -> tuple[str, str]:
     ta, tb = _tokens(pair.new_claim), _tokens(pair.existing_claim)
-    concept = set(name_tokens(pair.concept)) | {w.lower() for w in re.findall(r"\w+", pair.concept)}
+    concept = _names_of(pair)
+    pa, pb = _copular_predicate(pair.new_claim, concept), _copular_predicate(pair.existing_claim, concept)
+    if pa and pb and pa[1] == pb[1]:
+        opposite = [(pa[0][x], pb[0][y]) for x in pa[0].keys() - pb[0].keys() for y in pb[0].keys() - pa[0].keys()
+                    if _is_antonym(x, y)]
+        if opposite:
+            return "contradicts", f"the two definitions are opposite: '{opposite[0][0]}' vs '{opposite[0][1]}'"
     names_a, names_b = _proper_names(pair.new_claim, concept), _proper_names(pair.existing_claim, concept)
     if names_a - names_b and names_b - names_a:
         # "Goshen Township is in X County" / "Roundhead Township is in X County": two subjects
