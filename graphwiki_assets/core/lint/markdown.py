@@ -1,0 +1,62 @@
+"""Markdown for the lint report: a summary, the metrics against targets, a table per check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwiki_assets.core.lint.checks import CheckResult
+
+ICON = {"info": "ok", "warn": "WARN", "error": "ERROR"}
+CELL = 120  # characters per table cell
+
+
+def cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        value = ", ".join(str(v) for v in value)
+    if isinstance(value, float):
+        value = f"{value:.4g}"
+    text = str(value).replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= CELL else text[:CELL - 1] + "…"
+
+
+def table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def columns(rows: tuple[dict, ...]) -> list[str]:
+    names: list[str] = ["id"]  # Cypher maps do not keep their key order; the id leads
+    for row in rows:
+        names += [k for k in row if k not in names]
+    return names
+
+
+def check_section(result: CheckResult) -> list[str]:
+    lines = [f"### {result.name} — {ICON[result.severity]}", "", result.description + ".", ""]
+    if not result.rows:
+        return lines + ["Nothing found.", ""]
+    names = columns(result.rows)
+    lines += table(names, [[row.get(n) for n in names] for row in result.rows])
+    if result.count > len(result.rows):
+        lines.append(f"\n… and {result.count - len(result.rows)} more ({result.count} in total).")
+    return lines + [""]
+
+
+def render(report) -> str:
+    from graphwiki_assets.core.lint.report import TARGETS, meets_target
+
+    lines = [f"# Graph lint — {report.generated_at:%Y-%m-%d %H:%M} UTC", "",
+             f"Overall: **{ICON[report.severity]}**", "", "## Checks", ""]
+    lines += table(["check", "result", "count", "of", "ratio"],
+                   [[c.name, ICON[c.severity], c.count, c.total, f"{c.ratio:.2%}"] for c in report.checks])
+    lines += ["", "## Targets", ""]
+    lines += table(["metric", "value", "target", "met"],
+                   [[name, report.metrics[name], f"{op} {target}", "yes" if meets_target(name, report.metrics[name])
+                     else "no"] for name, (op, target) in TARGETS.items()])
+    lines += ["", "## Details", ""]
+    for result in report.checks:
+        lines += check_section(result)
+    return "\n".join(lines)
