@@ -16,7 +16,7 @@ def _resources(settings, folder):
         "neo4j": Neo4jResource(uri=settings.neo4j.uri, username=settings.neo4j.username,
                                password=settings.neo4j.password),
         "embeddings": EmbeddingResource(),
-        "llm": LLMResource(cache_dir=str(settings.cache_dir)),
+        "llm": LLMResource(cache_dir=str(folder.parent / "llm-cache")),  # fresh: calls are counted
         "graphwiki": GraphwikiConfig(home=str(folder), sources_dir=str(folder)),
     }
 

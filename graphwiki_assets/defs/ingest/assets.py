@@ -7,7 +7,6 @@ per source, then runs the blocking verify gates. A bad file is skipped with its 
 (downstream stages pass it through); an LLM that keeps failing fails that partition only.
 """
 
-from __future__ import annotations
 
 from pathlib import Path
 
