@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     lint = None
     if not args.no_lint:
         try:
-            lint_job = defs.resolve_job_def("lint_job")
+            lint_job = defs.resolve_job_def("lint_graph")
         except Exception:  # the lint area may be absent from a trimmed deployment
             lint_job = None
         if lint_job is not None:

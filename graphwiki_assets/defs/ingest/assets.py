@@ -125,6 +125,7 @@ def claim_links(context: dg.AssetExecutionContext, resolved_concepts: Resolution
                 neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource):
     client = llm.client()
     before = client.usage.snapshot()
+    written: list[str] = []
     with neo4j.open() as store:
         if resolved_concepts is None:
             yield dg.Output(None, metadata={"status": "nothing to write"})
@@ -135,6 +136,7 @@ def claim_links(context: dg.AssetExecutionContext, resolved_concepts: Resolution
             except LLMError as exc:
                 raise _fail(context, "contradiction detection", exc) from exc
             report = commit_source(store, embedder, resolved_concepts, links, client.label, utc_now())
+            written.append(report.source_id)
             yield dg.Output(report.model_dump(), metadata={
                 "source_id": report.source_id,
                 "concepts_created": report.concepts_created,
@@ -146,7 +148,7 @@ def claim_links(context: dg.AssetExecutionContext, resolved_concepts: Resolution
                 "flagged_for_review": report.flagged_for_review,
                 **_usage_metadata(client, before),
             })
-        yield from verify_results(store)
+        yield from verify_results(store, source_ids=written)
 
 
 @dg.asset(group_name=GROUP, partitions_def=source_partitions, kinds={"neo4j", "openai"}, pool=POOL,
