@@ -1,0 +1,110 @@
+"""`graphwiki eval er|multihop` — the benchmarks on the eval instance, never the user's graph."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from graphwiki_assets.cli.output import add_common, emit
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("eval", help="run an eval on the eval Neo4j instance (GRAPHWIKI_EVAL_BOLT_PORT)")
+    evals = parser.add_subparsers(dest="eval_command", required=True)
+
+    er = add_common(evals.add_parser("er", help="entity resolution on labelled pairs (JSONL)"))
+    er.add_argument("--pairs", type=Path, required=True, help='JSONL of {"label", "a", "b", "domain"}')
+    er.add_argument("--limit", type=int, help="only the first N pairs")
+    er.add_argument("--no-population", action="store_true", help="pair mode only (no Neo4j needed)")
+    er.set_defaults(handler=run_er)
+
+    mh = add_common(evals.add_parser("multihop", help="flat vs graph retrieval on a corpus + questions"))
+    mh.add_argument("--corpus", type=Path, required=True, help='JSONL of {"id", "title", "text"}')
+    mh.add_argument("--questions", type=Path, required=True, help='JSONL of {"id", "question", "needed"}')
+    mh.add_argument("--k", type=int, default=5, help="documents retrieved per question (default 5)")
+    mh.add_argument("--hops", type=int, default=2, help="graph traversal depth (default 2)")
+    mh.add_argument("--method", default="ppr", help="graph retrieval method (default ppr)")
+    mh.add_argument("--limit", type=int, help="only the first N questions (the whole corpus is ingested)")
+    mh.add_argument("--no-sweep", action="store_true", help="skip the hops x k precision sweep")
+    mh.set_defaults(handler=run_multihop)
+
+
+def _log(args):
+    # Progress goes to stderr in both modes: stdout stays the report (or the JSON).
+    return lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)
+
+
+def run_er(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.evals.runs import er_eval, eval_clients
+    from graphwiki_assets.core.settings import Settings
+
+    settings = Settings.from_env()
+    embedder, llm = eval_clients(settings)
+    result = er_eval(settings, embedder, llm, args.pairs, limit=args.limit,
+                     population=not args.no_population, log=_log(args))
+    emit(args, result, er_text(result))
+    return 0
+
+
+def run_multihop(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.evals.runs import eval_clients, multihop_eval
+    from graphwiki_assets.core.settings import Settings
+
+    settings = Settings.from_env()
+    embedder, llm = eval_clients(settings)
+    result = multihop_eval(settings, embedder, llm, args.corpus, args.questions, k=args.k, hops=args.hops,
+                           limit=args.limit, method=args.method, with_sweep=not args.no_sweep, log=_log(args))
+    emit(args, result, multihop_text(result))
+    return 0
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def er_text(r: dict) -> str:
+    c, s, t = r["cosine_only"], r["stage1"], r["two_stage"]
+    means = ", ".join(f"{label} {c['by_class'][label].get('mean', 0):.2f}" for label in ("same", "related", "unrelated"))
+    cfg = r["stage1_config"]
+    lines = [
+        f"{r['name']}: {r['n']} pairs ({r['counts']['same']} same / {r['counts']['related']} related / "
+        f"{r['counts']['unrelated']} unrelated), embeddings {r['embedding_model']}, judge {r['judge']}",
+        f"cosine only: mean {means}; best F1 {c['best_f1']:.3f} at {c['best_threshold']:.3f}; F1 at 0.55 {c['f1_at_0_55']:.3f}",
+        f"stage 1 (cosine >= {cfg['floor']}): same passed {_pct(s['same_passed'])}, unrelated screened "
+        f"{_pct(s['unrelated_screened'])}",
+        f"two-stage: P {t['precision']:.3f} R {t['recall']:.3f} F1 {t['f1']:.3f}, {t['llm_calls']} LLM calls "
+        f"({t['judged_pairs']} pairs judged)",
+    ]
+    if "population" in r:
+        ps, pt = r["population"]["stage1"], r["population"]["two_stage"]
+        lines += [
+            f"population stage 1 (kNN top-{cfg['top_k']} >= {cfg['floor']}): same passed {_pct(ps['same_passed'])}, "
+            f"unrelated screened {_pct(ps['unrelated_screened'])}; {ps['candidates_all_mentions']} candidates "
+            f"for all {2 * r['n']} mentions",
+            f"population two-stage: P {pt['precision']:.3f} R {pt['recall']:.3f} F1 {pt['f1']:.3f}, "
+            f"{pt['llm_calls']} LLM calls",
+        ]
+    lines += [f"  wrong ({e['cause']}): {e['label']} {e['a']!r} / {e['b']!r} -> {e['predicted']}: {e['reason']}"
+              for e in r["errors"]]
+    return "\n".join(lines)
+
+
+def multihop_text(r: dict) -> str:
+    lines = [f"{r['name']}: {r['n']} questions, {r['corpus_docs']} documents, k={r['k']}, hops={r['hops']}, "
+             f"graph method {r['method']}, backend {r['backend']}"]
+    for m in ("flat", "graph", "traversal"):
+        if m in r:
+            x = r[m]
+            lines.append(f"{m:9}: recall@{r['k']} {x['recall']:.3f}, AR@{r['k']} {x['all_recall']:.3f} "
+                         f"({x['all_found']}/{r['n']}), {x['docs_per_question']:.1f} docs/question, precision "
+                         f"{x['precision']:.3f}, {x['context_tokens']:.0f} context tokens of {r['corpus_tokens']}")
+    i = r["ingest"]
+    lines.append(f"ingest: {i['llm_calls_per_passage']} LLM calls and {i['prompt_tokens_per_passage']} prompt tokens "
+                 f"per passage ({i['cache_hits']} cache hits), {i['seconds']}s")
+    for row in r.get("sweep", []):
+        where = (f"traversal hops={row['hops']} fan-out={row['fanout']}, all reached" if row["method"] == "traversal"
+                 else f"ppr k={row['k']}")
+        lines.append(f"  {where}: AR {row['all_recall']:.3f}, precision {row['precision']:.3f}, "
+                     f"{row['docs_per_question']:.1f} docs")
+    return "\n".join(lines)

@@ -1,0 +1,78 @@
+"""Committed baselines (``evals/baselines.json``) and the regression comparison against them.
+
+Each eval entry records when, with which backend and by which command its numbers were
+measured, and lists metrics by direction::
+
+    "er_eval_general": {"date": ..., "backend": ..., "command": ...,
+                        "higher_is_better": {"two_stage.f1": 0.71, ...},
+                        "lower_is_better": {"ingest.prompt_tokens_per_passage": {"value": 800, "tolerance": 40}}}
+
+A metric regresses when it is worse than the baseline by more than the tolerance (the
+entry's, else the file's default): small enough to catch a real drop, large enough that
+float noise and a re-ordered tie do not fail a run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from graphwiki_assets.core.evals.datasets import evals_dir
+from graphwiki_assets.core.evals.metrics import dotted
+
+DEFAULT_TOLERANCE = 0.02
+
+
+def baselines_path() -> Path:
+    return Path(os.environ.get("GRAPHWIKI_EVAL_BASELINES") or evals_dir() / "baselines.json")
+
+
+def load(path: Path | str | None = None) -> dict:
+    path = Path(path) if path else baselines_path()
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"evals": {}}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    metric: str
+    value: float | None
+    baseline: float
+    tolerance: float
+    higher_is_better: bool
+
+    @property
+    def passed(self) -> bool:
+        if self.value is None:
+            return False  # a metric the eval no longer reports is a regression too
+        if self.higher_is_better:
+            return self.value >= self.baseline - self.tolerance
+        return self.value <= self.baseline + self.tolerance
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "passed": self.passed}
+
+    def describe(self) -> str:
+        sign = ">=" if self.higher_is_better else "<="
+        bound = self.baseline - self.tolerance if self.higher_is_better else self.baseline + self.tolerance
+        return f"{self.metric} = {self.value} (baseline {self.baseline}, needs {sign} {round(bound, 4)})"
+
+
+def compare(eval_name: str, result: dict, baselines: dict) -> list[Comparison]:
+    """Every baseline metric of ``eval_name`` against the result (dotted keys into it)."""
+    entry = baselines.get("evals", {}).get(eval_name)
+    if not entry:
+        return []
+    default = float(entry.get("tolerance", baselines.get("tolerance", DEFAULT_TOLERANCE)))
+    out = []
+    for direction, higher in (("higher_is_better", True), ("lower_is_better", False)):
+        for metric, spec in entry.get(direction, {}).items():
+            base, tol = (spec["value"], spec.get("tolerance", default)) if isinstance(spec, dict) else (spec, default)
+            value = dotted(result, metric)
+            out.append(Comparison(metric, None if value is None else float(value), float(base), float(tol), higher))
+    return out
+
+
+def regressions(comparisons: list[Comparison]) -> list[Comparison]:
+    return [c for c in comparisons if not c.passed]

@@ -1,0 +1,268 @@
+"""Entity-resolution eval: cosine alone, stage 1 alone, and the two-stage result.
+
+Positive class = ``same``. Two modes over the same labelled pairs:
+
+- pair mode: cosine of the two sides; stage 1 passes a pair iff cosine >= floor.
+- population mode: all mentions (both sides of every pair) are Concept nodes in the eval
+  graph and each ``a`` is resolved the way ingest does it, by kNN over the
+  ``concept_embedding`` index: the pair passes stage 1 iff ``b`` is among a's top_k
+  neighbours with a score >= floor, using ingest's own query and rule (note: the index
+  scores cosine as (1 + cos) / 2, and that is the score ingest compares with the floor).
+
+Survivors are judged by the configured LLM (``llm.judge``) in batches; a pair is predicted
+``same`` iff it survived stage 1 and was judged SAME. Stage1Config is the ingest's own,
+unchanged: this measures the system as shipped.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.evals import metrics
+from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.resolution import Stage1Config
+from graphwiki_assets.core.llm.requests import EntityView, JudgePair, JudgeRequest, Verdict
+from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.schema import ensure_schema
+
+LABELS = ("same", "related", "unrelated")
+FIXED_THRESHOLD = 0.55  # the seed's hand-picked stage-1 cut, reported for comparison
+KNN_DEPTHS = (1, 3, 5, 10, 20)
+
+
+@dataclass(frozen=True)
+class Pair:
+    index: int
+    domain: str
+    label: str
+    a: dict
+    b: dict
+
+    @property
+    def same(self) -> bool:
+        return self.label == "same"
+
+
+def load_pairs(path: Path | str, limit: int | None = None) -> list[Pair]:
+    pairs = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines()):
+        if line.strip():
+            row = json.loads(line)
+            if row["label"] not in LABELS:
+                raise ValueError(f"{path}:{n + 1}: label must be one of {LABELS}, not {row['label']!r}")
+            pairs.append(Pair(len(pairs), row.get("domain", ""), row["label"], row["a"], row["b"]))
+    return pairs[:limit] if limit else pairs
+
+
+def mention_text(side: dict) -> str:
+    """The text ingest embeds for a mention (resolution.build_mentions: "name. context")."""
+    return f"{side['name']}. {side.get('context', '')}".strip()
+
+
+def _view(side: dict) -> EntityView:
+    # The pairs carry no type; "" is the generic type the judge treats as compatible.
+    return EntityView(name=side["name"], type="", aliases=[], context=side.get("context", ""))
+
+
+def judge(llm, pairs: list[Pair], batch: int) -> tuple[dict[int, Verdict], int]:
+    """Verdicts by pair index, and how many judge requests were sent (batches of ``batch``)."""
+    requests = [JudgePair(pair_id=f"p{p.index}", mention=_view(p.a), candidate=_view(p.b)) for p in pairs]
+    verdicts: dict[int, Verdict] = {}
+    calls = 0
+    for start in range(0, len(requests), batch):
+        response = llm.judge(JudgeRequest(pairs=requests[start:start + batch]))
+        calls += 1
+        verdicts.update({int(v.pair_id[1:]): v for v in response.verdicts if v.pair_id[1:].isdigit()})
+    return verdicts, calls
+
+
+def cosine_only(pairs: list[Pair], scores: list[float], floor: float) -> dict:
+    actual = [p.same for p in pairs]
+    best = metrics.best_threshold(scores, actual)
+    fixed = metrics.at_threshold(scores, actual, FIXED_THRESHOLD)
+    return {
+        "by_class": {label: metrics.distribution(s for p, s in zip(pairs, scores) if p.label == label)
+                     for label in LABELS},
+        "best_f1": best["f1"], "best_threshold": best["threshold"],
+        "best_precision": best["precision"], "best_recall": best["recall"],
+        "f1_at_0_55": fixed["f1"], "precision_at_0_55": fixed["precision"], "recall_at_0_55": fixed["recall"],
+        "f1_at_floor": metrics.at_threshold(scores, actual, floor)["f1"],
+        "all_same_f1": metrics.prf(sum(actual), len(actual) - sum(actual), 0)["f1"],  # the trivial baseline
+    }
+
+
+def stage1_summary(pairs: list[Pair], passed: dict[int, bool]) -> dict:
+    by = lambda label: [passed[p.index] for p in pairs if p.label == label]  # noqa: E731
+    return {
+        "same_passed": metrics.share(by("same")),
+        "related_passed": metrics.share(by("related")),
+        "unrelated_screened": metrics.share(not x for x in by("unrelated")),
+        "survivors": sum(passed.values()),
+    }
+
+
+def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Config,
+              scores: dict[int, float]) -> dict:
+    """Judge the survivors; score the combined decision and list every wrong one with its cause."""
+    survivors = [p for p in pairs if passed[p.index]]
+    before = llm.usage.snapshot()
+    verdicts, calls = judge(llm, survivors, config.judge_batch)
+    usage = (llm.usage.snapshot() - before).as_dict()
+    predicted = {p.index: passed[p.index] and bool(verdicts.get(p.index) and verdicts[p.index].same) for p in pairs}
+    result = metrics.scored([predicted[p.index] for p in pairs], [p.same for p in pairs])
+    errors = []
+    for p in pairs:
+        if predicted[p.index] != p.same:
+            verdict = verdicts.get(p.index)
+            errors.append({
+                "pair": p.index, "domain": p.domain, "label": p.label, "a": p.a["name"], "b": p.b["name"],
+                "score": round(scores[p.index], 4), "predicted": "same" if predicted[p.index] else "not_same",
+                "cause": "judge" if passed[p.index] else "stage1",
+                "reason": verdict.reason if verdict else ("screened out by stage 1" if not passed[p.index]
+                                                           else "no verdict returned"),
+            })
+    result.update({"llm_calls": calls, "judged_pairs": len(survivors),
+                   "prompt_tokens": int(usage.get("prompt_tokens", 0)), "llm_usage": usage})
+    return {"result": result, "errors": errors, "predicted": predicted, "verdicts": verdicts}
+
+
+def by_domain(pairs: list[Pair], passed: dict[int, bool], predicted: dict[int, bool]) -> dict:
+    out = {}
+    for domain in sorted({p.domain for p in pairs}):
+        group = [p for p in pairs if p.domain == domain]
+        out[domain] = {"n": len(group), "same_passed": stage1_summary(group, passed)["same_passed"],
+                       "f1": metrics.scored([predicted[p.index] for p in group], [p.same for p in group])["f1"]}
+    return out
+
+
+# -- population mode -------------------------------------------------------------------
+
+_INSERT = """
+UNWIND $rows AS r
+CREATE (c:Concept {id: r.id, name: r.name, type: '', aliases: [], keys: [], summary: r.context,
+                   embedding: r.embedding, status: 'current', needs_review: false, source_count: 0})
+"""
+
+_NEIGHBOURS = """
+UNWIND $rows AS r
+CALL db.index.vector.queryNodes('concept_embedding', $k, r.embedding) YIELD node, score
+WHERE node.id <> r.id AND node.status <> 'superseded'
+RETURN r.id AS id, node.id AS neighbour, score
+ORDER BY id, score DESC
+"""
+
+
+def population_neighbours(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]],
+                          dimension: int) -> dict[str, list[tuple[str, float]]]:
+    """Every mention as a Concept in an empty graph; each one's ranked neighbours via the index."""
+    if store.query("MATCH (n) RETURN count(n) AS n")[0]["n"]:
+        raise RuntimeError("population mode needs an empty eval graph (wipe it first)")
+    ensure_schema(store, dimension)
+    rows = [{"id": f"er-{p.index}-{side}", "name": getattr(p, side)["name"],
+             "context": getattr(p, side).get("context", ""), "embedding": vectors[f"er-{p.index}-{side}"]}
+            for p in pairs for side in ("a", "b")]
+    store.query(_INSERT, rows=rows)
+    store.query("CALL db.awaitIndexes(300)")
+    ranked: dict[str, list[tuple[str, float]]] = {r["id"]: [] for r in rows}
+    # Everyone is asked for (nearly) everyone, so the rank of b is known at any depth.
+    for row in store.query(_NEIGHBOURS, rows=rows, k=len(rows)):
+        ranked[row["id"]].append((row["neighbour"], float(row["score"])))
+    return ranked
+
+
+def index_candidates(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]],
+                     config: Stage1Config) -> dict[str, list[tuple[str, float]]]:
+    """Each mention's stage-1 candidates exactly as ingest gets them (its own vector query and
+    floor rule on the index score), minus the mention itself: hence top_k + 1."""
+    ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
+    rows = store.query(cypher.VECTOR_CANDIDATES, k=config.top_k + 1,
+                       mentions=[{"index": i, "embedding": vectors[m]} for i, m in enumerate(ids)])
+    found: dict[str, list[tuple[str, float]]] = {m: [] for m in ids}
+    for row in sorted(rows, key=lambda r: -r["score"]):
+        own = ids[row["index"]]
+        if row["id"] != own and len(found[own]) < config.top_k and row["score"] >= config.floor:
+            found[own].append((row["id"], float(row["score"])))
+    return found
+
+
+def population(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]], dimension: int,
+               llm, config: Stage1Config) -> dict:
+    ranked = population_neighbours(store, pairs, vectors, dimension)
+    candidates = index_candidates(store, pairs, vectors, config)
+    rank_of, score_of, passed = {}, {}, {}
+    for p in pairs:
+        a, b = f"er-{p.index}-a", f"er-{p.index}-b"
+        neighbours = [n for n, _ in ranked[a]]
+        rank_of[p.index] = neighbours.index(b) + 1 if b in neighbours else None
+        score_of[p.index] = 2 * dict(ranked[a]).get(b, 0.5) - 1  # back to cosine, as in pair mode
+        passed[p.index] = b in dict(candidates[a])
+    stage1 = stage1_summary(pairs, passed)
+    # What a real ingest would send to the judge: every candidate of every mention.
+    stage1["candidates_all_mentions"] = sum(len(c) for c in candidates.values())
+    stage1["same_in_top"] = {str(d): metrics.share(rank_of[p.index] is not None and rank_of[p.index] <= d
+                                                   for p in pairs if p.same) for d in KNN_DEPTHS}
+    stage1["same_rank"] = metrics.distribution(rank_of[p.index] or len(ranked) for p in pairs if p.same)
+    # Neo4j's cosine index scores (1 + cos) / 2, and ingest compares that score with the floor.
+    stage1["index_score"] = "(1 + cosine) / 2"
+    stage1["floor_as_cosine"] = round(2 * config.floor - 1, 4)
+    judged = two_stage(pairs, passed, llm, config, score_of)
+    return {"stage1": stage1, "two_stage": judged["result"], "errors": judged["errors"],
+            "by_domain": by_domain(pairs, passed, judged["predicted"]),
+            "rows": {p.index: {"rank": rank_of[p.index], "passed": passed[p.index],
+                               "predicted": judged["predicted"][p.index]} for p in pairs}}
+
+
+# -- the whole eval ---------------------------------------------------------------------
+
+def run_er(pairs: list[Pair], embedder: Embedder, llm, store: GraphStore | None = None,
+           config: Stage1Config = Stage1Config(), name: str = "",
+           log: Callable[[str], None] = lambda msg: None) -> dict:
+    """Pair mode always; population mode when an (empty) eval store is given."""
+    started = time.monotonic()
+    ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
+    encoded = embedder.encode([mention_text(getattr(p, side)) for p in pairs for side in ("a", "b")])
+    vectors = {i: v for i, v in zip(ids, encoded)}
+    scores = {p.index: float(vectors[f"er-{p.index}-a"] @ vectors[f"er-{p.index}-b"]) for p in pairs}
+    passed = {p.index: scores[p.index] >= config.floor for p in pairs}
+    log(f"pair mode: {len(pairs)} pairs, {sum(passed.values())} pass stage 1")
+    judged = two_stage(pairs, passed, llm, config, scores)
+    result = {
+        "name": name, "n": len(pairs),
+        "counts": {label: sum(p.label == label for p in pairs) for label in LABELS},
+        "embedding_model": embedder.name, "text_form": "{name}. {context}", "judge": llm.label,
+        "stage1_config": {"top_k": config.top_k, "floor": config.floor, "judge_batch": config.judge_batch},
+        "cosine_only": cosine_only(pairs, [scores[p.index] for p in pairs], config.floor),
+        "stage1": stage1_summary(pairs, passed),
+        "two_stage": judged["result"],
+        "errors": judged["errors"],
+        "by_domain": by_domain(pairs, passed, judged["predicted"]),
+    }
+    rows = {p.index: {"pair": p.index, "domain": p.domain, "label": p.label, "a": p.a["name"], "b": p.b["name"],
+                      "cosine": round(scores[p.index], 4), "stage1": passed[p.index],
+                      "predicted": "same" if judged["predicted"][p.index] else "not_same"} for p in pairs}
+    if store is not None:
+        log("population mode: kNN over the concept_embedding index")
+        pop = population(store, pairs, {k: v.tolist() for k, v in vectors.items()}, embedder.dimension, llm, config)
+        for index, extra in pop.pop("rows").items():
+            rows[index].update({"knn_rank": extra["rank"], "population_stage1": extra["passed"],
+                                "population_predicted": "same" if extra["predicted"] else "not_same"})
+        result["population"] = pop
+    result["pairs"] = list(rows.values())
+    result["seconds"] = round(time.monotonic() - started, 2)
+    return result
+
+
+def headline(result: dict) -> dict:
+    """The flat numbers the baselines and checks compare (dotted keys)."""
+    keys = ["cosine_only.best_f1", "cosine_only.best_threshold", "cosine_only.f1_at_0_55", "stage1.same_passed",
+            "stage1.unrelated_screened", "two_stage.precision", "two_stage.recall", "two_stage.f1",
+            "two_stage.llm_calls", "population.stage1.same_passed", "population.stage1.unrelated_screened",
+            "population.two_stage.precision", "population.two_stage.recall", "population.two_stage.f1",
+            "population.two_stage.llm_calls"]
+    return {k: v for k in keys if (v := metrics.dotted(result, k)) is not None}
+

@@ -1,0 +1,88 @@
+"""Plain metric arithmetic shared by the ER and multi-hop evals (no I/O, no models)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+
+def prf(tp: int, fp: int, fn: int) -> dict[str, float]:
+    """Precision, recall and F1; an empty denominator counts as 0 (nothing found, nothing right)."""
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
+
+
+def confusion(predicted: Sequence[bool], actual: Sequence[bool]) -> dict[str, int]:
+    pairs = list(zip(predicted, actual))
+    return {
+        "tp": sum(p and a for p, a in pairs),
+        "fp": sum(p and not a for p, a in pairs),
+        "fn": sum(a and not p for p, a in pairs),
+        "tn": sum(not p and not a for p, a in pairs),
+    }
+
+
+def scored(predicted: Sequence[bool], actual: Sequence[bool]) -> dict:
+    """Precision/recall/F1 plus the confusion counts they came from."""
+    counts = confusion(predicted, actual)
+    return {**prf(counts["tp"], counts["fp"], counts["fn"]), **counts}
+
+
+def at_threshold(scores: Sequence[float], actual: Sequence[bool], threshold: float) -> dict:
+    return scored([s >= threshold for s in scores], actual)
+
+
+def pr_curve(scores: Sequence[float], actual: Sequence[bool]) -> list[dict]:
+    """One point per distinct score, used as the cut 'score >= t', highest first."""
+    return [{"threshold": round(float(t), 4), **at_threshold(scores, actual, float(t))}
+            for t in sorted(set(scores), reverse=True)]
+
+
+def best_threshold(scores: Sequence[float], actual: Sequence[bool]) -> dict:
+    """The cut with the highest F1 (ties: the higher threshold, i.e. the more conservative)."""
+    curve = pr_curve(scores, actual)
+    return max(curve, key=lambda p: (p["f1"], p["threshold"])) if curve else {"threshold": 0.0, **prf(0, 0, 0)}
+
+
+def distribution(values: Iterable[float]) -> dict:
+    arr = np.asarray(list(values), dtype=float)
+    if arr.size == 0:
+        return {"n": 0}
+    q1, median, q3 = np.percentile(arr, [25, 50, 75])
+    return {"n": int(arr.size), "mean": round(float(arr.mean()), 4), "min": round(float(arr.min()), 4),
+            "q1": round(float(q1), 4), "median": round(float(median), 4), "q3": round(float(q3), 4),
+            "max": round(float(arr.max()), 4)}
+
+
+def share(flags: Iterable[bool]) -> float:
+    flags = list(flags)
+    return round(sum(flags) / len(flags), 4) if flags else 0.0
+
+
+def mean(values: Iterable[float]) -> float:
+    values = list(values)
+    return round(float(np.mean(values)), 4) if values else 0.0
+
+
+def retrieval_scores(retrieved: Sequence[str], needed: Sequence[str]) -> dict:
+    """One question: recall of the needed documents, all found, precision of what was pulled."""
+    got, want = set(retrieved), set(needed)
+    hits = len(got & want)
+    return {
+        "recall": hits / len(want) if want else 1.0,
+        "all_found": want <= got,
+        "docs": len(got),
+        "precision": hits / len(got) if got else 0.0,
+    }
+
+
+def dotted(data: dict, key: str):
+    """``dotted(r, "two_stage.f1")`` is ``r["two_stage"]["f1"]``, or None when absent."""
+    for part in key.split("."):
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data

@@ -1,0 +1,46 @@
+"""One eval run on the eval instance, the same way for the CLI, bench and the Dagster assets.
+
+The caller passes the user's settings; the graph used is always the eval instance derived
+from them (instance.eval_settings), locked and wiped before use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from graphwiki_assets.core.evals import er, multihop
+from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
+from graphwiki_assets.core.settings import Settings
+
+Log = Callable[[str], None]
+
+
+def er_eval(settings: Settings, embedder, llm, pairs_path: Path | str, limit: int | None = None,
+            population: bool = True, name: str = "", log: Log = lambda m: None) -> dict:
+    pairs = er.load_pairs(pairs_path, limit)
+    name = name or Path(pairs_path).stem
+    if not population:
+        return er.run_er(pairs, embedder, llm, None, name=name, log=log)
+    with eval_store(eval_settings(settings), log=log) as store:
+        wipe(store)
+        return er.run_er(pairs, embedder, llm, store, name=name, log=log)
+
+
+def multihop_eval(settings: Settings, embedder, llm, corpus: Path | str, questions: Path | str,
+                  k: int = 5, hops: int = 2, limit: int | None = None, method: str = "ppr",
+                  with_sweep: bool = True, name: str = "", log: Log = lambda m: None) -> dict:
+    docs, qs = multihop.load_set(corpus, questions, limit)
+    name = name or Path(corpus).parent.name
+    with eval_store(eval_settings(settings), log=log) as store:
+        wipe(store)
+        return multihop.run_multihop(store, embedder, llm, docs, qs, k=k, hops=hops, method=method,
+                                     name=name, with_sweep=with_sweep, log=log)
+
+
+def eval_clients(settings: Settings):
+    """(embedder, llm) for an eval: the user's model and backend, the eval instance's LLM cache."""
+    from graphwiki_assets.core.embeddings import load_embedder
+    from graphwiki_assets.core.llm.client import build_llm
+
+    return load_embedder(settings.embedding_model), build_llm(settings.llm, eval_settings(settings).cache_dir)

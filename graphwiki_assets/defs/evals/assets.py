@@ -1,0 +1,114 @@
+"""Eval assets: each runs one benchmark on the eval instance and gates it against the baseline.
+
+They sit in their own group with no upstream assets, so nothing on the ingest path waits
+for them, and they never open the user's graph: the Neo4j resource is read only to derive
+(and refuse to collide with) the eval instance. Each emits its numbers, a markdown table
+and a PNG plot, and one blocking check that fails (ERROR) when a metric falls below
+evals/baselines.json minus the tolerance, so the run exits non-zero on a regression.
+"""
+
+# No `from __future__ import annotations`: Dagster checks the context annotation's type.
+from collections.abc import Callable
+from functools import partial
+
+import dagster as dg
+
+from graphwiki_assets.core.evals import baselines, er, multihop, plots
+from graphwiki_assets.core.evals.datasets import ER_SETS, MULTIHOP_SETS, er_pairs
+from graphwiki_assets.core.evals.runs import er_eval, multihop_eval
+from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
+
+GROUP = "evals"
+CHECK = "no_regression"
+
+
+def _numbers(headline: dict) -> dict:
+    return {k: dg.MetadataValue.float(float(v)) if isinstance(v, float) else dg.MetadataValue.int(int(v))
+            for k, v in headline.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def md_table(rows: list[dict], columns: list[str]) -> str:
+    head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
+    cell = lambda v: str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    return head + "".join("| " + " | ".join(cell(r.get(c, "")) for c in columns) + " |\n" for r in rows)
+
+
+def regression_check(eval_name: str, result: dict) -> dg.AssetCheckResult:
+    committed = baselines.load()
+    comparisons = baselines.compare(eval_name, result, committed)
+    failed = baselines.regressions(comparisons)
+    entry = committed.get("evals", {}).get(eval_name, {})
+    return dg.AssetCheckResult(
+        check_name=CHECK, asset_key=eval_name, passed=not failed, severity=dg.AssetCheckSeverity.ERROR,
+        description=("; ".join(c.describe() for c in failed) if failed else
+                     f"{len(comparisons)} metrics at or above baseline" if comparisons else "no baseline committed"),
+        metadata={"baseline_file": str(baselines.baselines_path()), "baseline_backend": entry.get("backend", ""),
+                  "baseline_date": entry.get("date", ""), "regressions": len(failed),
+                  "comparisons": dg.MetadataValue.json([c.as_dict() for c in comparisons])},
+    )
+
+
+def _check_spec(name: str) -> dg.AssetCheckSpec:
+    return dg.AssetCheckSpec(CHECK, asset=name, blocking=True,
+                             description="every metric >= its committed baseline in evals/baselines.json minus tolerance")
+
+
+def er_metadata(result: dict) -> dict:
+    classes = [{"class": label, **result["cosine_only"]["by_class"][label]} for label in er.LABELS]
+    modes = [{"mode": "pair", "stage1": f"cosine >= {result['stage1_config']['floor']}", **result["stage1"],
+              **{k: result["two_stage"][k] for k in ("precision", "recall", "f1", "llm_calls")}}]
+    if "population" in result:
+        p = result["population"]
+        modes.append({"mode": "population", "stage1": f"kNN top-{result['stage1_config']['top_k']}", **p["stage1"],
+                      **{k: p["two_stage"][k] for k in ("precision", "recall", "f1", "llm_calls")}})
+    tables = ("### cosine by class\n" + md_table(classes, ["class", "n", "mean", "min", "median", "max"])
+              + "\n### stage 1 and two-stage\n" + md_table(modes, ["mode", "stage1", "same_passed", "unrelated_screened",
+                                                                 "precision", "recall", "f1", "llm_calls"])
+              + "\n### wrong decisions (pair mode)\n" + md_table(result["errors"], ["label", "a", "b", "score", "cause", "predicted", "reason"]))
+    return {**_numbers(er.headline(result)), "judge": result["judge"], "embedding_model": result["embedding_model"],
+            "table": dg.MetadataValue.md(tables), "plot": dg.MetadataValue.md(plots.markdown_image(plots.er_plot(result))),
+            "errors": dg.MetadataValue.json(result["errors"])}
+
+
+def multihop_metadata(result: dict) -> dict:
+    columns = ["recall", "all_recall", "docs_per_question", "precision", "context_tokens"]
+    rows = [{"method": m, **{k: result[m][k] for k in columns}} for m in ("flat", "graph", "traversal") if m in result]
+    tables = (md_table(rows, ["method", *columns])
+              + "\n### precision against hops and fan-out\n"
+              + md_table(result.get("sweep", []), ["method", "hops", "fanout", "k", "recall", "all_recall",
+                                                   "precision", "docs_per_question"]))
+    return {**_numbers(multihop.headline(result)), "backend": result["backend"],
+            "graph_beats_flat": result["graph_beats_flat"], "table": dg.MetadataValue.md(tables),
+            "plot": dg.MetadataValue.md(plots.markdown_image(plots.multihop_plot(result))),
+            "ingest": dg.MetadataValue.json(result["ingest"])}
+
+
+def eval_asset(name: str, description: str, run: Callable[..., dict], metadata: Callable[[dict], dict]):
+    """One eval as an asset: ``run(settings, embedder, llm, log)`` on the eval instance, then
+    its metadata and the regression check."""
+
+    @dg.asset(name=name, group_name=GROUP, kinds={"python", "neo4j"}, check_specs=[_check_spec(name)],
+              description=description)
+    def _eval(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource,
+              embeddings: EmbeddingResource, llm: LLMResource):
+        settings = graphwiki.settings(neo4j, embeddings, llm)
+        result = run(settings, embeddings.embedder(), llm.client(), log=context.log.info)
+        return dg.MaterializeResult(metadata=metadata(result), check_results=[regression_check(name, result)])
+
+    return _eval
+
+
+def _er(name: str):
+    run = partial(er_eval, pairs_path=er_pairs(name), name=ER_SETS[name])
+    return eval_asset(name, f"Entity-resolution eval on evals/er/{ER_SETS[name]}.jsonl: cosine only, stage 1, "
+                            "two-stage; pair and population (kNN) mode.", run, er_metadata)
+
+
+def _multihop(name: str):
+    ds = MULTIHOP_SETS[name]
+    run = partial(multihop_eval, corpus=ds.corpus, questions=ds.questions, name=ds.name)
+    return eval_asset(name, f"Multi-hop eval on evals/multihop/{ds.folder}: flat RAG vs graph retrieval at k=5 "
+                            "over one ingest into the eval instance.", run, multihop_metadata)
+
+
+EVAL_ASSETS = [_er(n) for n in ER_SETS] + [_multihop(n) for n in MULTIHOP_SETS]
