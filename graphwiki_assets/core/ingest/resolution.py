@@ -52,7 +52,7 @@ def types_compatible(a: str, b: str) -> bool:
     return a in GENERIC_TYPES or b in GENERIC_TYPES or a == b
 
 
-def mention_contexts(candidates: Candidates, limit: int = 300) -> dict[str, str]:
+def mention_contexts(candidates: Candidates, limit: int = 240) -> dict[str, str]:
     """Context of a mention: its description, else the first claims about it."""
     contexts: dict[str, str] = {}
     for concept in candidates.extraction.concepts:

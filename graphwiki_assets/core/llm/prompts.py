@@ -22,12 +22,12 @@ from graphwiki_assets.core.llm.requests import (
     SummaryRequest,
 )
 
-EXTRACT_PROMPT_VERSION = "extract/v1"
-JUDGE_PROMPT_VERSION = "judge/v1"
-CONFLICT_PROMPT_VERSION = "conflict/v1"
-SUMMARY_PROMPT_VERSION = "summary/v1"
-ROUTE_PROMPT_VERSION = "route/v1"
-ANSWER_PROMPT_VERSION = "answer/v1"
+EXTRACT_PROMPT_VERSION = "extract/v2"
+JUDGE_PROMPT_VERSION = "judge/v2"
+CONFLICT_PROMPT_VERSION = "conflict/v2"
+SUMMARY_PROMPT_VERSION = "summary/v2"
+ROUTE_PROMPT_VERSION = "route/v2"
+ANSWER_PROMPT_VERSION = "answer/v2"
 
 Messages = list[dict[str, str]]
 
@@ -49,7 +49,8 @@ def fence(payload: str, name: str = "input") -> str:
 
 
 def _json(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, indent=1)
+    # compact: every prompt token is paid for, whitespace included
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def _messages(system: str, data: Any, name: str, lead: str = "") -> Messages:
@@ -87,7 +88,7 @@ def judge_messages(req: JudgeRequest) -> Messages:
         "names, types, aliases and context only. When unsure answer same=false: a wrong "
         "merge is worse than a missed one. Return exactly one verdict per pair_id."
     )
-    return _messages(system, [p.model_dump() for p in req.pairs], "pairs")
+    return _messages(system, [p.model_dump(exclude_defaults=True) for p in req.pairs], "pairs")
 
 
 def conflict_messages(req: ConflictRequest) -> Messages:
@@ -97,7 +98,7 @@ def conflict_messages(req: ConflictRequest) -> Messages:
         "same quantity or date); 'supports' when they state the same thing; 'unrelated' "
         "when they talk about different aspects. Return exactly one verdict per pair_id."
     )
-    return _messages(system, [p.model_dump() for p in req.pairs], "claim_pairs")
+    return _messages(system, [p.model_dump(exclude_defaults=True) for p in req.pairs], "claim_pairs")
 
 
 def summary_messages(req: SummaryRequest) -> Messages:
