@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL, OfflineLLM
-from graphwiki_assets.core.llm.offline.extraction import extract, parse_title
+from graphwiki_assets.core.llm.offline.extraction import extract
+from graphwiki_assets.core.llm.offline.titles import parse_title
 from graphwiki_assets.core.llm.requests import ExtractRequest
 
 
@@ -153,3 +154,32 @@ def test_deterministic_bounded_and_fast():
     for i in range(100):
         extract(ExtractRequest(source_id=str(i), title="Orrin Trust", text=paragraph.replace("1921", str(1800 + i))))
     assert (time.process_time() - start) / 100 < 0.02
+
+
+def test_an_acronym_in_parentheses_belongs_to_the_whole_name_right_before_it():
+    # "X (Y)" defines Y as X as written, even when Y spells only X's tail; no part of X
+    # becomes a concept of its own from that occurrence.
+    for sentence, whole, tail in [
+        ("Neo4j Graph Data Science (GDS) is a library of graph algorithms.", "Neo4j Graph Data Science", "Graph Data Science"),
+        ("The Harwick County Rural Transit Authority (RTA) runs the buses.", "Harwick County Rural Transit Authority", "Rural Transit Authority"),
+        ("Patients join the Velmont Chronic Fatigue Registry (CFR) after diagnosis.", "Velmont Chronic Fatigue Registry", "Chronic Fatigue Registry"),
+    ]:
+        concepts = by_name(run("notes.md", sentence))
+        assert concepts[whole].aliases == [sentence.split("(")[1].split(")")[0]]
+        assert tail not in concepts
+    assert by_name(run("notes.md", "Neo4j Graph Data Science (GDS) is a library of graph algorithms."))["Neo4j Graph Data Science"].type == "Library"
+
+
+def test_an_acronym_spelling_a_name_after_of_the_or_a_possessive_belongs_to_that_name():
+    text = "Ora Fenn plays for the Tarrow Wolves of the Northern Rugby League (NRL). The prize went to Dunmore's Maritime History Centre (MHC)."
+    concepts = by_name(run("notes.md", text))
+    assert concepts["Northern Rugby League"].aliases == ["NRL"]
+    assert concepts["Maritime History Centre"].aliases == ["MHC"]
+
+
+def test_a_capital_or_digit_inside_a_word_marks_a_name_even_first_in_a_sentence():
+    resp = run("notes.md", "PageRank ranks nodes by importance. Neo4j stores graphs. Ranking helps search.")
+    assert {c.text: c.about for c in resp.claims} == {
+        "PageRank ranks nodes by importance.": ["PageRank"],
+        "Neo4j stores graphs.": ["Neo4j"],
+    }

@@ -64,7 +64,7 @@ def stated_aliases(sentence: str, names: list[Span]) -> list[tuple[str | None, l
             names_given = [body.strip()] if re.match(r"[A-Z][a-z]+:", inner) else split_alias_list(body)
             found.append((owner, [n for n in names_given if n], (m.start(), m.end())))
         elif acronym_letters(inner):
-            long = owner if owner and is_acronym_of(inner, owner) else _long_form_before(sentence, m.start(), inner)
+            long = _acronym_owner(sentence, m.start(), inner, owner)
             if long:
                 found.append((long, [inner], (m.start(), m.end())))
         elif owner and acronym_letters(owner) and is_acronym_of(owner, inner):
@@ -80,6 +80,22 @@ def _name_before(sentence: str, pos: int, names: list[Span]) -> str | None:
             if re.fullmatch(r"[\s,\"(]*", gap):
                 best = span.text
     return best
+
+
+def _acronym_owner(sentence: str, pos: int, acronym: str, name: str | None) -> str | None:
+    """What "(GDS)" abbreviates: the whole name right before the parenthesis when the
+    acronym spells it or its tail ("Neo4j Graph Data Science (GDS)" defines GDS as the
+    whole name as written), else the words before it that it spells ("entity
+    resolution (ER)"). A tail joined to the rest by "of the" or a possessive is a name
+    of its own ("Minnesota Wild of the National Hockey League (NHL)")."""
+    if name and is_acronym_of(acronym, name):
+        return name
+    long = _long_form_before(sentence, pos, acronym)
+    if name and long and f" {name}".endswith(f" {long}"):
+        rest = name[: len(name) - len(long)].split()
+        if rest and rest[-1][:1].isupper() and not re.search(r"'s?$", rest[-1]):
+            return name
+    return long
 
 
 def _long_form_before(sentence: str, pos: int, acronym: str) -> str | None:

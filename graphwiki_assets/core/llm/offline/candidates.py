@@ -30,6 +30,12 @@ class Span:
     at_start: bool = False  # first word of the sentence, so its capital proves nothing
 
 
+def has_name_mark(tok: str) -> bool:
+    """A capital inside a word or a digit after its letters ("PageRank", "iPhone", "Neo4j",
+    "K8s"): a name wherever it stands, even first in a sentence."""
+    return bool(re.search(r"[a-z][A-Z]", tok) or re.match(r"[A-Za-z]+\d\w*$", tok))
+
+
 def _capish(tok: str) -> bool:
     return tok[:1].isupper() or bool(re.search(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]", tok))
 

@@ -1,9 +1,9 @@
 """Offline extraction: concepts and claims from one document by rules.
 
-Concepts: the title entity, capitalised names, acronyms, quoted terms, stated aliases
-and the subjects of definitions, typed from "X is a Y" heads, a role word before a
-name ("psychologist Carl Rogers"), a title qualifier ("Brand (play)") or the name's own
-head ("Leopold Museum"). Claims: every sentence that mentions a concept, about the
+Concepts: the title entity (a markdown heading only when it names one), capitalised
+names, acronyms, quoted terms, stated aliases and the subjects of definitions, typed
+from "X is a Y" heads, a role word before a name ("psychologist Carl Rogers"), a title
+qualifier ("Brand (play)") or the name's own head ("Leopold Museum"). Claims: every sentence that mentions a concept, about the
 concepts it mentions; a sentence led by a pronoun or "The <noun>" is also about the
 document's subject.
 """
@@ -27,6 +27,7 @@ from graphwiki_assets.core.llm.offline.text import (
     split_sentences,
     strip_article,
 )
+from graphwiki_assets.core.llm.offline.titles import document_title, heading_names
 from graphwiki_assets.core.llm.requests import ExtractedConcept, ExtractRequest, ExtractResponse
 
 _TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3
@@ -138,33 +139,20 @@ def _clean_name(name: str) -> str:
     return name
 
 
-def parse_title(title: str, text: str = "") -> tuple[str, str | None]:
-    """'Brand (play)' -> ('Brand', 'Play'); 'Galicia (Spain)' -> ('Galicia', None);
-    'Meehan, Wisconsin' -> ('Meehan', None) when the text calls it just Meehan."""
-    title = title.strip()
-    place = re.match(r"^(.+?),((?:\s+[A-Z][\w.'\-]*){1,3})$", title)
-    if place and title.lower() not in text.lower() and place.group(1).lower() in text.lower():
-        return place.group(1), None
-    m = re.match(r"^(.+?)\s*\(([^()]+)\)\s*$", title)
-    if not m:
-        return title, None
-    qualifier = m.group(2).split()
-    last = qualifier[-1] if qualifier else ""
-    kind = last.capitalize() if last.isalpha() and last.islower() else None
-    return m.group(1), kind
-
-
 def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResponse:
     text = normalize_source(req.text)
     sentences = [s for s in split_sentences(text) if not s.startswith("#")]
     reg = _Registry()
-    title_name, title_type = _title(req.title, text)
+    title_name, title_type = document_title(req.title, text)
     title = reg.add(title_name, -1) if title_name else None
     if title is not None:
         title.is_title = True
         reg.set_type(title, title_type, _TYPE_RANK_STATED)
     for i, sentence in enumerate(sentences):
         _scan(reg, sentence, i, title)
+    in_headings = heading_names(text)
+    for c in reg.by_key.values():
+        c.confirmed |= c.name in in_headings
     reg.merge_short_forms()
     counts = _count_mentions(reg, sentences)
     limit = max_concepts or (15 if len(text) <= 1500 else 15 + (len(text) - 1500) // 150)
@@ -177,20 +165,6 @@ def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResp
             description = clip(sentences[0], _MAX_DESCRIPTION)
         concepts.append(ExtractedConcept(name=c.name, type=c.type or "Concept", description=description, aliases=c.aliases))
     return ExtractResponse(concepts=concepts, claims=claims)
-
-
-def _title(raw: str, text: str) -> tuple[str | None, str | None]:
-    """The document's own entity. A file name ("harborline-cloud.md") counts only when
-    the text uses it, spelled as the text spells it; a leading markdown heading wins."""
-    raw = raw.strip()
-    if re.search(r"\.(?:md|markdown|txt|rst|html?)$", raw, re.IGNORECASE) or re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", raw):
-        heading = re.match(r"\s*#+\s+(.+)", text)
-        if heading:
-            return parse_title(heading.group(1).strip(), text)
-        stem = re.sub(r"[-_]+", " ", re.sub(r"\.\w+$", "", raw))
-        found = re.search(rf"(?<!\w){re.escape(stem)}(?!\w)", text, re.IGNORECASE)
-        return (found.group(), None) if found else (None, None)
-    return parse_title(raw, text)
 
 
 def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None:
@@ -209,7 +183,7 @@ def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None
     for span in runs + cand.quoted_terms(sentence):
         if any(a <= span.start < b for a, b in taken):
             continue
-        confirmed = not span.at_start or span.kind != "name" or " " in span.text
+        confirmed = not span.at_start or span.kind != "name" or " " in span.text or cand.has_name_mark(span.text)
         if not confirmed and _AUX_AFTER.match(sentence[span.end :]):
             confirmed = True  # "Microsoft is ...": a sentence-initial name used as a subject
         c = reg.add(span.text, i, confirmed)
