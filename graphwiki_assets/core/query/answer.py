@@ -1,0 +1,172 @@
+"""The answer: facts from the retrieved subgraph only, every sentence cited, status flagged.
+
+Facts are the retrieved claims (and the summaries of the concepts a technique ranks),
+each with the sources it derives from. Whatever backend writes the sentences, this
+module enforces the rules afterwards: a sentence that cites no known fact is dropped; a
+cited fact that is disputed, needs review or rests on a stale source gets its inline
+flag ("[disputed — see claim-2]") if the writer left it out; every sentence ends with
+its source ids. Superseded claims never become facts: they are listed as history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graphwiki_assets.core.llm.requests import AnswerRequest, AnswerSentence, Fact
+from graphwiki_assets.core.query.models import ClaimRow, ConceptRow, Retrieval, Sentence, Subgraph
+
+NOT_ANSWERED = "The retrieved subgraph holds nothing that answers this question."
+
+
+def estimate_tokens(characters: int) -> int:
+    """About four characters per token; the corpus side (cypher.CORPUS_CHARACTERS) uses the same ruler."""
+    return (characters + 3) // 4
+
+
+@dataclass
+class Facts:
+    facts: list[Fact] = field(default_factory=list)
+    marks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # fact id -> [(label, see)]
+    notes: dict[str, list[str]] = field(default_factory=dict)  # fact id -> status notes, in words
+    flags: list[str] = field(default_factory=list)  # notes on the retrieval as a whole
+    history: list[str] = field(default_factory=list)
+
+    def flags_for(self, fact_ids: list[str]) -> list[str]:
+        """General notes, then the notes of the facts the answer cites (each once)."""
+        notes = self.flags + [n for f in dict.fromkeys(fact_ids) for n in self.notes.get(f, [])]
+        return list(dict.fromkeys(notes))
+
+    def by_id(self) -> dict[str, Fact]:
+        return {f.fact_id: f for f in self.facts}
+
+    def characters(self) -> int:
+        return sum(len(f.fact_id) + len(f.text) + sum(map(len, f.source_ids)) for f in self.facts)
+
+
+def citable(ids: list[str], sub: Subgraph) -> list[str]:
+    """Current sources when there are any: a replaced file is cited only if nothing newer says it."""
+    live = [s for s in ids if s in sub.sources and sub.sources[s].status != "superseded"]
+    return live or list(ids)
+
+
+def _source_marks(ids: list[str], sub: Subgraph) -> tuple[list[tuple[str, str]], list[str]]:
+    rows = [sub.sources[s] for s in ids if s in sub.sources]
+    marks, flags = [], []
+    if rows and all(r.status == "superseded" for r in rows):
+        marks.append(("stale source", ", ".join(r.id for r in rows)))
+    for r in rows:
+        if r.status == "superseded":
+            flags.append(f"source {r.id} ({r.path}) was replaced by a changed file ({r.superseded_by}); "
+                         "what derives from it is kept for history")
+        elif r.stale:
+            flags.append(f"source {r.id} ({r.path}) may be outdated (last seen {str(r.last_seen_at)[:10]})")
+    if rows and all(r.stale for r in rows) and not marks:
+        marks.append(("stale source", ", ".join(r.id for r in rows)))
+    return marks, flags
+
+
+def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
+    cite = ", ".join(claim.sources) or "no source"
+    if claim.status == "superseded":
+        decided = f" — decided by {claim.decided_by}" if claim.decided_by else ""
+        out.history.append(f"\"{claim.text}\" [superseded by {claim.superseded_by or 'a later claim'}{decided}] "
+                           f"[source: {cite}]")
+        return
+    if not claim.sources:
+        out.flags.append(f"{claim.id} has no DERIVED_FROM source and is left out of the answer")
+        return
+    sources = citable(claim.sources, sub)
+    marks, notes = _source_marks(sources, sub)
+    if claim.status == "disputed":
+        live = [o for o in claim.opponents if o in sub.claims and sub.claims[o].status != "superseded"]
+        marks.insert(0, ("disputed", ", ".join(live or claim.opponents) or claim.id))
+        against = "; ".join(f"{o}: \"{sub.claims[o].text}\"" for o in live) or "an unresolved CONTRADICTS"
+        notes.insert(0, f"{claim.id} is disputed: \"{claim.text}\" is contradicted by {against}")
+    if claim.needs_review:
+        marks.append(("needs review", claim.id))
+        notes.append(f"{claim.id} needs review: {claim.review_reason or 'flagged at ingest'}")
+    out.notes[claim.id] = notes
+    out.marks[claim.id] = marks
+    out.facts.append(Fact(fact_id=claim.id, text=claim.text, source_ids=sources,
+                          status=marks[0][0] if marks else "current"))
+
+
+def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
+    if not concept.summary or not concept.sources:
+        return
+    sources = citable(concept.sources, sub)
+    marks, notes = _source_marks(sources, sub)
+    if concept.status != "current":
+        marks.insert(0, (concept.status, concept.id))
+        notes.insert(0, f"concept {concept.name} ({concept.id}) is {concept.status}")
+    if concept.needs_review:
+        marks.append(("needs review", concept.id))
+        notes.append(f"concept {concept.name} ({concept.id}) needs review: "
+                     f"{concept.review_reason or 'flagged at ingest'}")
+    out.notes[concept.id] = notes
+    out.marks[concept.id] = marks
+    out.facts.append(Fact(fact_id=concept.id, text=f"{concept.name} ({concept.type}): {concept.summary}",
+                          source_ids=sources, status=marks[0][0] if marks else "current"))
+
+
+def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int) -> Facts:
+    """Summaries of the ranked concepts first, then claims in the technique's order."""
+    out = Facts()
+    for cid in dict.fromkeys(retrieval.summaries):
+        if cid in sub.concepts:
+            _concept_fact(sub.concepts[cid], sub, out)
+    summaries = len(out.facts)
+    done: set[str] = set()
+    for cid in dict.fromkeys(retrieval.claims):
+        if len(out.facts) - summaries >= max_facts:
+            break
+        # a disputed claim and the claims contradicting it travel together
+        for claim_id in [cid] + (sub.claims[cid].opponents if cid in sub.claims else []):
+            if claim_id in sub.claims and claim_id not in done:
+                done.add(claim_id)
+                _claim_fact(sub.claims[claim_id], sub, out)
+    return out
+
+
+def extractive(facts: list[Fact]) -> list[AnswerSentence]:
+    """No writer available: each fact is its own sentence (still only retrieved text)."""
+    return [AnswerSentence(text=f.text, fact_ids=[f.fact_id]) for f in facts]
+
+
+def synthesise(llm, question: str, shape: str, facts: Facts) -> tuple[list[AnswerSentence], str]:
+    if not facts.facts:
+        return [], getattr(llm, "label", "") if llm is not None else "none"
+    if llm is None:
+        return extractive(facts.facts), "extractive (no LLM client)"
+    from graphwiki_assets.core.llm.client import LLMError
+
+    try:
+        reply = llm.answer(AnswerRequest(question=question, shape=shape, facts=facts.facts))
+    except LLMError as exc:
+        return extractive(facts.facts), f"extractive fallback ({type(exc).__name__}: {exc})"
+    return reply.sentences, reply.backend
+
+
+def render(sentences: list[AnswerSentence], facts: Facts) -> list[Sentence]:
+    known = facts.by_id()
+    out = []
+    for s in sentences:
+        ids = [f for f in dict.fromkeys(s.fact_ids) if f in known]
+        text = s.text.strip()
+        if not ids or not text:
+            continue  # uncited text is not an answer from the graph
+        marks = [m for f in ids for m in facts.marks.get(f, [])]
+        missing = [f"[{label} — see {see}]" for label, see in dict.fromkeys(marks)
+                   if f"[{label}" not in text.lower()]
+        sources = list(dict.fromkeys(src for f in ids for src in known[f].source_ids))
+        body = text.rstrip(". ")
+        out.append(Sentence(text=" ".join([body, *missing, f"[source: {', '.join(sources)}]"]) + ".",
+                            fact_ids=ids, source_ids=sources))
+    return out
+
+
+def compose(sentences: list[Sentence], facts: Facts) -> str:
+    lines = [s.text for s in sentences] or [NOT_ANSWERED]
+    if facts.history:
+        lines += ["History (superseded, not current):"] + [f"- {h}" for h in facts.history]
+    return "\n".join(lines)

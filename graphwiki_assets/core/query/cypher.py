@@ -1,0 +1,323 @@
+"""All Cypher of the query concern.
+
+Every value, the question text included, arrives as a parameter: nothing here is ever
+formatted, and tests check that this module holds string constants only. Path-length
+bounds are literals because Cypher cannot take them as parameters.
+"""
+
+# -- entity linking ---------------------------------------------------------------------
+
+# Concept.keys holds the normalised name and aliases (see ingest.keys.name_key).
+CONCEPTS_BY_KEYS = """
+UNWIND $mentions AS m
+MATCH (c:Concept)
+WHERE c.status <> 'superseded'
+  AND (m.key IN c.keys OR any(k IN coalesce(c.keys, []) WHERE replace(k, ' ', '') = m.compact))
+RETURN m.index AS index, c.id AS id, c.name AS name, c.type AS type,
+       coalesce(c.aliases, []) AS aliases, coalesce(c.source_count, 0) AS source_count
+ORDER BY index, source_count DESC, c.id
+"""
+
+CONCEPTS_BY_ANY_KEY = """
+MATCH (c:Concept)
+WHERE c.status <> 'superseded' AND any(k IN c.keys WHERE k IN $keys)
+RETURN c.id AS id, c.name AS name, c.type AS type, [k IN c.keys WHERE k IN $keys] AS keys,
+       coalesce(c.source_count, 0) AS source_count
+"""
+
+CONCEPT_VECTOR_CANDIDATES = """
+UNWIND $mentions AS m
+CALL db.index.vector.queryNodes('concept_embedding', $k, m.embedding) YIELD node, score
+WHERE node.status <> 'superseded'
+RETURN m.index AS index, node.id AS id, node.name AS name, node.type AS type,
+       coalesce(node.aliases, []) AS aliases, score
+"""
+
+CONCEPT_VECTOR = """
+CALL db.index.vector.queryNodes('concept_embedding', $k, $embedding) YIELD node, score
+WHERE node.status <> 'superseded'
+RETURN node.id AS id, score
+"""
+
+# The un-promoted fallback: the term occurs in source text though no concept carries it.
+SOURCES_MENTIONING = """
+CALL db.index.fulltext.queryNodes('source_text', $phrase, {limit: $k}) YIELD node, score
+RETURN node.id AS id, node.title AS title, score
+"""
+
+# -- loading the retrieved subgraph, with status ----------------------------------------
+
+LOAD_CONCEPTS = """
+UNWIND $ids AS id
+MATCH (c:Concept {id: id})
+OPTIONAL MATCH (c)-[:DERIVED_FROM]->(s:Source)
+RETURN c.id AS id, c.name AS name, coalesce(c.type, 'Concept') AS type, coalesce(c.summary, '') AS summary,
+       coalesce(c.status, 'current') AS status, coalesce(c.needs_review, false) AS needs_review,
+       c.review_reason AS review_reason, collect(DISTINCT s.id) AS sources
+"""
+
+LOAD_CLAIMS = """
+UNWIND $ids AS id
+MATCH (cl:Claim {id: id})
+CALL (cl) { OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source) RETURN collect(DISTINCT s.id) AS sources }
+CALL (cl) { OPTIONAL MATCH (cl)-[:CONTRADICTS]-(o:Claim) RETURN collect(DISTINCT o.id) AS opponents }
+CALL (cl) { OPTIONAL MATCH (cl)-[:RELATES_TO {kind: 'about'}]->(c:Concept) RETURN collect(DISTINCT c.id) AS about }
+RETURN cl.id AS id, cl.text AS text, coalesce(cl.status, 'current') AS status,
+       coalesce(cl.needs_review, false) AS needs_review, cl.review_reason AS review_reason,
+       cl.superseded_by AS superseded_by, cl.decided_by AS decided_by, toString(cl.decided_at) AS decided_at,
+       sources, opponents, about
+"""
+
+LOAD_SOURCES = """
+UNWIND $ids AS id
+MATCH (s:Source {id: id})
+RETURN s.id AS id, coalesce(s.title, '') AS title, s.path AS path, coalesce(s.paths, [s.path]) AS paths,
+       s.sha256 AS sha256, coalesce(s.status, 'current') AS status, s.superseded_by AS superseded_by,
+       toString(s.ingested_at) AS ingested_at, toString(s.last_seen_at) AS last_seen_at,
+       s.last_seen_at IS NOT NULL AND s.last_seen_at < datetime() - duration({days: $stale_days}) AS stale
+"""
+
+# Claims about some concepts, most relevant to the question first, at most $per_concept each.
+CLAIMS_ABOUT = """
+UNWIND $concepts AS c
+CALL (c) {
+  MATCH (cl:Claim)-[:RELATES_TO {kind: 'about'}]->(:Concept {id: c.id})
+  WITH cl, CASE WHEN cl.embedding IS NULL THEN 0.0
+                ELSE vector.similarity.cosine(cl.embedding, $question) END AS relevance
+  ORDER BY relevance DESC, cl.id
+  WITH collect({claim: cl, relevance: relevance}) AS ranked
+  UNWIND ranked[..c.limit] AS t
+  RETURN t.claim AS cl, t.relevance AS relevance
+}
+RETURN cl.id AS id, min(c.rank) AS rank, max(relevance) AS relevance
+ORDER BY rank, relevance DESC, id
+"""
+
+# Claims that state a link: about both ends of a pair, most relevant first.
+CLAIMS_LINKING = """
+UNWIND $pairs AS p
+CALL (p) {
+  MATCH (:Concept {id: p.a})<-[:RELATES_TO {kind: 'about'}]-(cl:Claim)-[:RELATES_TO {kind: 'about'}]->(:Concept {id: p.b})
+  WITH cl, CASE WHEN cl.embedding IS NULL THEN 0.0
+                ELSE vector.similarity.cosine(cl.embedding, $question) END AS relevance
+  ORDER BY relevance DESC, cl.id
+  LIMIT $per_pair
+  RETURN cl, relevance
+}
+RETURN p.rank AS rank, p.a AS a, p.b AS b, cl.id AS id, relevance
+ORDER BY rank, relevance DESC, id
+"""
+
+# -- "what is X": N-hop traversal, one hop per call, fan-out bounded per node -----------
+
+TRAVERSAL_HOP = """
+UNWIND $frontier AS fid
+MATCH (c:Concept {id: fid})-[r:RELATES_TO|PART_OF]-(n:Concept)
+WHERE NOT n.id IN $seen AND n.status <> 'superseded'
+WITH c, n, max(coalesce(r.weight, 1)) AS weight,
+     collect(DISTINCT coalesce(r.kind, toLower(type(r)))) AS kinds,
+     CASE WHEN n.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(n.embedding, $question) END AS relevance
+ORDER BY weight DESC, relevance DESC, n.id
+WITH c, collect({id: n.id, kinds: kinds, weight: weight})[..$fanout] AS picks, count(n) AS degree
+UNWIND picks AS p
+RETURN c.id AS parent, p.id AS id, p.kinds AS kinds, p.weight AS weight, degree
+"""
+
+# -- "what else relates to X": Personalized PageRank on the concept layer -----------------
+
+NODE_IDS = """
+UNWIND $ids AS id
+MATCH (n {id: id})
+WHERE n:Concept OR n:Claim OR n:Source
+RETURN n.id AS id, id(n) AS node_id
+"""
+
+RELATED_PPR = """
+CALL gds.pageRank.stream($graph, {
+  sourceNodes: $seeds, nodeLabels: ['Concept'], relationshipTypes: $types,
+  dampingFactor: $damping, relationshipWeightProperty: 'weight'
+})
+YIELD nodeId, score
+WITH nodeId, score WHERE score > 0 AND NOT nodeId IN $seeds
+ORDER BY score DESC
+LIMIT $limit
+WITH gds.util.asNode(nodeId) AS c, score
+WHERE c.status <> 'superseded'
+RETURN c.id AS id, score
+"""
+
+# Weighted personalisation by linearity: GDS weighs all sourceNodes of one run equally, so
+# each group of equally weighted seeds is one run and the runs are summed with their weight.
+WEIGHTED_PPR_SOURCES = """
+UNWIND $groups AS g
+CALL gds.pageRank.stream($graph, {
+  sourceNodes: g.nodes, dampingFactor: $damping, relationshipWeightProperty: 'weight',
+  maxIterations: $iterations, concurrency: $concurrency
+})
+YIELD nodeId, score
+WITH nodeId, sum(g.weight * score) AS score
+WHERE score > 0
+ORDER BY score DESC
+WITH gds.util.asNode(nodeId) AS n, score
+WHERE n:Source AND n.status <> 'superseded'
+RETURN n.id AS id, score
+LIMIT $k
+"""
+
+# -- "how does X connect to Y": shortest path, first over concepts only ----------------
+
+CONCEPT_PATH = """
+MATCH (a:Concept {id: $a}), (b:Concept {id: $b})
+MATCH p = ALL SHORTEST (a) (()-[:RELATES_TO|PART_OF]-(:Concept)){1,8} (b)
+WITH p, reduce(w = 0.0, r IN relationships(p) | w + coalesce(r.weight, 1)) AS strength
+ORDER BY strength DESC
+LIMIT 1
+RETURN [n IN nodes(p) | {id: n.id, label: labels(n)[0], name: coalesce(n.name, n.title, n.text)}] AS nodes,
+       [r IN relationships(p) | coalesce(r.kind, toLower(type(r)))] AS kinds
+"""
+
+# No concept chain: any path through claims and the sources that state them.
+EVIDENCE_PATH = """
+MATCH (a:Concept {id: $a}), (b:Concept {id: $b})
+MATCH p = SHORTEST 1 (a)-[:RELATES_TO|PART_OF|DERIVED_FROM]-{1,10}(b)
+RETURN [n IN nodes(p) | {id: n.id, label: labels(n)[0], name: coalesce(n.name, n.title, n.text)}] AS nodes,
+       [r IN relationships(p) | coalesce(r.kind, toLower(type(r)))] AS kinds
+"""
+
+# -- "find something shaped like X": typed one-hop neighbourhood signatures ---------------
+
+# A signature entry is relation + direction + neighbour type, e.g. 'association:Database',
+# with the neighbours that realise it (their number is the entry's weight).
+SIGNATURE_OF = """
+MATCH (x:Concept {id: $id})-[r:RELATES_TO|PART_OF]-(m:Concept)
+WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
+WITH x, m, coalesce(r.kind, CASE WHEN startNode(r) = x THEN 'part_of>' ELSE 'part_of<' END)
+           + ':' + coalesce(m.type, 'Concept') AS entry
+WITH x, entry, collect(DISTINCT m.id) AS members
+RETURN x.type AS type, collect({entry: entry, members: members}) AS signature
+"""
+
+# Candidates: concepts (of X's type unless $any_type) with at least one entry of X's.
+SHAPED_LIKE = """
+MATCH (x:Concept {id: $id})
+MATCH (y:Concept)-[r:RELATES_TO|PART_OF]-(m:Concept)
+WHERE y <> x AND m <> x AND y.status <> 'superseded' AND m.status <> 'superseded'
+  AND ($any_type OR y.type = x.type) AND coalesce(r.kind, '') <> 'not_same_as'
+WITH y, m, coalesce(r.kind, CASE WHEN startNode(r) = y THEN 'part_of>' ELSE 'part_of<' END)
+           + ':' + coalesce(m.type, 'Concept') AS entry
+WITH y, entry, collect(DISTINCT m.id) AS members
+WITH y, collect({entry: entry, members: members}) AS signature
+WHERE any(s IN signature WHERE s.entry IN $entries)
+RETURN y.id AS id, signature
+"""
+
+# -- comparison of two entities --------------------------------------------------------
+
+NEIGHBOURS = """
+UNWIND $ids AS id
+MATCH (c:Concept {id: id})-[:RELATES_TO|PART_OF]-(n:Concept)
+WHERE n.status <> 'superseded'
+RETURN c.id AS id, collect(DISTINCT n.id) AS neighbours
+"""
+
+# -- a topic by type ------------------------------------------------------------------
+
+CONCEPT_TYPES = """
+MATCH (c:Concept)
+WHERE c.status <> 'superseded'
+RETURN coalesce(c.type, 'Concept') AS type, count(*) AS n
+"""
+
+CONCEPTS_OF_TYPES = """
+MATCH (c:Concept)
+WHERE c.type IN $types AND c.status <> 'superseded'
+  AND (size($anchors) = 0 OR EXISTS { (c)-[:RELATES_TO|PART_OF]-(a:Concept) WHERE a.id IN $anchors })
+RETURN c.id AS id
+ORDER BY coalesce(c.source_count, 0) DESC, c.name
+LIMIT $k
+"""
+
+# -- where does this claim come from ----------------------------------------------------
+
+CLAIM_VECTOR = """
+CALL db.index.vector.queryNodes('claim_embedding', $k, $embedding) YIELD node, score
+RETURN node.id AS id, score
+ORDER BY score DESC
+"""
+
+# -- retrieval for the multi-hop eval ---------------------------------------------------
+
+SOURCE_VECTOR = """
+CALL db.index.vector.queryNodes('source_embedding', $k, $embedding) YIELD node, score
+WHERE node.status <> 'superseded'
+RETURN node.id AS id, score
+ORDER BY score DESC
+"""
+
+# Claims nearest the question stand in for HippoRAG 2's query-to-triple matching.
+CLAIM_VECTOR_CONCEPTS = """
+CALL db.index.vector.queryNodes('claim_embedding', $k, $embedding) YIELD node, score
+WHERE node.status <> 'superseded'
+MATCH (node)-[:RELATES_TO {kind: 'about'}]->(c:Concept)
+WHERE c.status <> 'superseded'
+RETURN c.id AS id, max(score) AS score
+"""
+
+# Specificity: HippoRAG 2 divides a seed's weight by the number of passages it occurs in.
+CONCEPT_SOURCE_COUNTS = """
+UNWIND $ids AS id
+MATCH (c:Concept {id: id})
+RETURN c.id AS id, COUNT { (c)-[:DERIVED_FROM]->(:Source) } AS sources
+"""
+
+SOURCES_OF_CONCEPTS = """
+UNWIND $concepts AS c
+MATCH (:Concept {id: c.id})-[:DERIVED_FROM]->(s:Source)
+WHERE s.status <> 'superseded'
+RETURN s.id AS id, max(c.score) AS score
+"""
+
+# -- sizes: the retrieved context against the whole corpus ------------------------------
+
+CORPUS_CHARACTERS = """
+MATCH (s:Source)
+WHERE s.status <> 'superseded'
+RETURN count(s) AS sources, coalesce(sum(size(s.text)), 0) AS characters
+"""
+
+# -- the named GDS projection ---------------------------------------------------------
+
+PROJECTION_INFO = """
+CALL gds.graph.list($graph) YIELD graphName, nodeCount, relationshipCount, schema
+RETURN graphName AS name, nodeCount AS nodes, relationshipCount AS relationships,
+       keys(schema.relationships) AS types
+"""
+
+PROJECTION_DROP = """
+CALL gds.graph.drop($graph, false) YIELD graphName
+RETURN graphName
+"""
+
+# Concepts, claims and sources with the edges between them, all undirected (HippoRAG runs
+# PPR on an undirected graph); edges without a weight count once.
+PROJECTION_CREATE = """
+MATCH (n) WHERE n:Concept OR n:Claim OR n:Source
+OPTIONAL MATCH (n)-[r:RELATES_TO|DERIVED_FROM|PART_OF]->(m)
+WHERE m:Concept OR m:Claim OR m:Source
+WITH gds.graph.project($graph, n, m, {
+  sourceNodeLabels: labels(n), targetNodeLabels: labels(m), relationshipType: type(r),
+  relationshipProperties: {weight: toFloat(coalesce(r.weight, 1.0))}
+}, {undirectedRelationshipTypes: ['*']}) AS g
+RETURN g.graphName AS name, g.nodeCount AS nodes, g.relationshipCount AS relationships
+"""
+
+# What the projection should hold now; undirected edges count twice in GDS.
+PROJECTABLE_COUNTS = """
+CALL () { MATCH (n:Concept) RETURN count(n) AS concepts }
+CALL () { MATCH (n:Claim) RETURN count(n) AS claims }
+CALL () { MATCH (n:Source) RETURN count(n) AS sources }
+CALL () { MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS relates }
+CALL () { MATCH ()-[r:DERIVED_FROM]->() RETURN count(r) AS derived }
+CALL () { MATCH ()-[r:PART_OF]->() RETURN count(r) AS parts }
+RETURN concepts + claims + sources AS nodes, 2 * (relates + derived + parts) AS relationships
+"""

@@ -1,0 +1,199 @@
+"""What flows through a query: links, the retrieved subgraph, and the answer."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+TECHNIQUES = {
+    "what_is": "n-hop traversal",
+    "related": "personalized pagerank (GDS)",
+    "connect": "shortest path",
+    "shaped_like": "subgraph pattern matching",
+    "compare": "neighbourhood comparison",
+    "topic": "topic by type",
+    "provenance": "source traceability (SHA256)",
+}
+SHAPES = tuple(TECHNIQUES)
+
+
+@dataclass(frozen=True)
+class QueryOptions:
+    hops: int = 2  # traversal depth of "what is X"
+    k: int = 8  # ranked results of related / shaped_like / topic / provenance
+    fanout: int = 8  # neighbours kept per node per hop, so a hub cannot flood the context
+    max_nodes: int = 40  # concepts a traversal may visit in all
+    per_concept: int = 3  # claims shown per concept that is not the question's own entity
+    max_facts: int = 12  # claims handed to synthesis (plus the summaries a technique ranks)
+    damping: float = 0.5  # "related": half the walk restarts at X (as in HippoRAG), so it stays near X
+    stale_days: int = 90  # a source not seen by a re-ingest for this long may be outdated
+    provenance_floor: float = 0.55  # cosine a claim needs to be "the claim" asked about
+
+
+def cosine(index_score: float) -> float:
+    """Neo4j's vector scores are (1 + cos) / 2 for cosine indexes; thresholds are in cos."""
+    return 2.0 * index_score - 1.0
+
+
+@dataclass
+class Route:
+    shape: str
+    entities: list[str]
+    type_filter: str | None = None
+    reason: str = ""
+    backend: str = ""
+
+    @property
+    def technique(self) -> str:
+        return TECHNIQUES[self.shape]
+
+
+@dataclass
+class Link:
+    """One mention of the question tied to a concept node."""
+
+    mention: str
+    concept_id: str
+    name: str
+    type: str
+    match: str  # exact | vector
+    score: float
+
+
+@dataclass
+class NearMatch:
+    mention: str
+    concept_id: str
+    name: str
+    score: float
+
+
+@dataclass
+class Linking:
+    links: list[Link] = field(default_factory=list)
+    near: list[NearMatch] = field(default_factory=list)
+    unlinked: list[str] = field(default_factory=list)
+
+    def ids(self) -> list[str]:
+        return list(dict.fromkeys(link.concept_id for link in self.links))
+
+    def per_mention(self) -> list[list[str]]:
+        """Concept ids grouped by mention, in the mentions' order (for two-entity shapes)."""
+        groups: dict[str, list[str]] = {}
+        for link in self.links:
+            groups.setdefault(link.mention, []).append(link.concept_id)
+        return list(groups.values())
+
+
+@dataclass
+class ConceptRow:
+    id: str
+    name: str
+    type: str
+    summary: str
+    status: str
+    needs_review: bool
+    review_reason: str | None
+    sources: list[str]
+
+
+@dataclass
+class ClaimRow:
+    id: str
+    text: str
+    status: str
+    needs_review: bool
+    review_reason: str | None
+    superseded_by: str | None
+    decided_by: str | None
+    decided_at: str | None
+    sources: list[str]
+    opponents: list[str]
+    about: list[str]
+
+
+@dataclass
+class SourceRow:
+    id: str
+    title: str
+    path: str | None
+    paths: list[str]
+    sha256: str | None
+    status: str
+    superseded_by: str | None
+    ingested_at: str | None
+    last_seen_at: str | None
+    stale: bool
+
+
+@dataclass
+class Retrieval:
+    """What a technique found: ids in relevance order, plus what explains the choice.
+
+    ``summaries`` are the concepts whose summary is itself a fact of the answer (the entry
+    of "what is X", the ranked results of "related"...); ``claims`` are cited as they are.
+    """
+
+    technique: str
+    concepts: list[str] = field(default_factory=list)
+    claims: list[str] = field(default_factory=list)
+    summaries: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)  # cited directly (provenance, evidence paths)
+    details: dict[str, Any] = field(default_factory=dict)
+    explanation: str = ""
+    empty_reason: str = ""  # set when the technique found nothing to say
+
+
+@dataclass
+class Subgraph:
+    """The retrieved nodes with their status, loaded once for synthesis and flags."""
+
+    concepts: dict[str, ConceptRow] = field(default_factory=dict)
+    claims: dict[str, ClaimRow] = field(default_factory=dict)
+    sources: dict[str, SourceRow] = field(default_factory=dict)
+
+
+@dataclass
+class Sentence:
+    text: str
+    fact_ids: list[str]
+    source_ids: list[str]
+
+
+@dataclass
+class Answer:
+    question: str
+    shape: str
+    technique: str
+    reason: str
+    backend: str
+    entities: list[dict]
+    answer: str
+    sentences: list[Sentence]
+    citations: list[str]
+    flags: list[str]
+    retrieved: dict[str, list[str]]
+    context_tokens: int
+    corpus_tokens: int
+    latency_ms: float
+    found: bool = True
+    near_matches: list[dict] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)
+    sources: list[dict] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def text(self) -> str:
+        """The answer for a terminal: what was chosen and why, then the cited sentences."""
+        lines = [f"[{self.shape} -> {self.technique}] {self.reason}".rstrip(), "", self.answer]
+        if self.flags:
+            lines += ["", "Flags:"] + [f"  - {f}" for f in self.flags]
+        if self.sources:
+            lines += ["", "Sources:"] + [
+                f"  {s['id']}  {s.get('title') or ''}  {s.get('path') or ''}  sha256 {str(s.get('sha256') or '')[:16]}…"
+                for s in self.sources]
+        lines += ["", f"context {self.context_tokens} tokens of a {self.corpus_tokens}-token corpus; "
+                      f"{self.latency_ms:.0f} ms; backend {self.backend}"]
+        return "\n".join(lines)

@@ -1,0 +1,179 @@
+"""``ask``: one question through routing, linking, the shape's technique and synthesis.
+
+The same function serves the CLI (``graphwiki ask``), the eval assets and notebooks:
+
+    from graphwiki_assets.core.query import ask
+    answer = ask(store, embedder, llm, "How does Cypher connect to PageRank?")
+    answer.as_dict()["technique"]  # 'shortest path'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import fields, replace
+from pathlib import Path
+
+from neo4j.exceptions import ClientError
+
+from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.query import answer as synthesis
+from graphwiki_assets.core.query import compare, cypher, paths, patterns, ppr, provenance, subgraph, topic, traversal
+from graphwiki_assets.core.query.linking import LinkConfig, link_entities, link_question
+from graphwiki_assets.core.query.models import Answer, Linking, QueryOptions, Retrieval, Route
+from graphwiki_assets.core.query.routing import route as choose_route
+from graphwiki_assets.core.store.driver import GraphStore
+
+TWO_ENTITIES = ("connect", "compare")
+
+
+def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int = 2, k: int = 8,
+        shape: str | None = None, entities: list[str] | None = None, type_filter: str | None = None,
+        link_config: LinkConfig = LinkConfig(), sources_dirs: list[Path] | None = None, **opts) -> Answer:
+    """Answer ``question`` from the graph. ``shape``/``entities`` skip the router when given;
+    other keyword options are ``QueryOptions`` fields (fanout, max_facts, stale_days, ...)."""
+    started = time.monotonic()
+    known = {f.name for f in fields(QueryOptions)}
+    unknown = set(opts) - known
+    if unknown:
+        raise TypeError(f"unknown option(s) {sorted(unknown)}; known: {sorted(known)}")
+    options = replace(QueryOptions(), hops=hops, k=k, **opts)
+    route = choose_route(llm, question, shape, entities, type_filter)
+    linking = _link(store, embedder, question, route, link_config)
+    vector = embedder.encode_one(question)
+
+    missing = _missing(route, linking)
+    if missing is not None:
+        return _no_information(store, question, route, linking, missing, started)
+    route, retrieval = _retrieve(store, embedder, question, vector, route, linking, options)
+    sub = subgraph.load(store, retrieval, options.stale_days)
+    facts = synthesis.build_facts(retrieval, sub, options.max_facts)
+    if route.shape == "provenance":
+        _verify_sources(retrieval, sub, facts, sources_dirs)
+    if linking.unlinked:
+        facts.flags.append(f"the graph has no information on {', '.join(map(repr, linking.unlinked))}")
+    written, backend = synthesis.synthesise(llm, question, route.shape, facts)
+    sentences = synthesis.render(written, facts)
+    text = synthesis.compose(sentences, facts)
+    if not sentences and retrieval.empty_reason:
+        text = f"The graph has no information to answer this: {retrieval.empty_reason}."
+    return _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, started)
+
+
+def _link(store: GraphStore, embedder: Embedder, question: str, route: Route, config: LinkConfig) -> Linking:
+    if route.shape == "provenance":
+        return Linking()  # the statement itself is matched against claims, not concepts
+    if route.entities:
+        return link_entities(store, embedder, route.entities, config)
+    # The router named nothing: take concepts the question names verbatim.
+    return Linking(links=link_question(store, question))
+
+
+def _missing(route: Route, linking: Linking) -> list[str] | None:
+    """The mentions the shape cannot do without, when they are not in the graph."""
+    if route.shape in ("provenance", "topic"):
+        return None
+    if not linking.links:
+        return linking.unlinked or route.entities or []
+    if route.shape in TWO_ENTITIES and linking.unlinked:
+        return linking.unlinked
+    return None
+
+
+def _retrieve(store: GraphStore, embedder: Embedder, question: str, vector: list[float], route: Route,
+              linking: Linking, opts: QueryOptions) -> tuple[Route, Retrieval]:
+    groups = linking.per_mention()
+    if route.shape in TWO_ENTITIES and len(groups) < 2:
+        route = replace(route, shape="what_is",
+                        reason=f"{route.reason}; only one entity found, so answered as 'what is X'".lstrip("; "))
+    ids = linking.ids()
+    if route.shape == "what_is":
+        return route, traversal.what_is(store, vector, ids, opts)
+    if route.shape == "related":
+        return route, ppr.related(store, vector, ids, opts)
+    if route.shape == "connect":
+        return route, paths.connect(store, vector, groups[0], groups[1], opts)
+    if route.shape == "shaped_like":
+        return route, patterns.shaped_like(store, vector, groups[0], opts)
+    if route.shape == "compare":
+        return route, compare.compare(store, vector, groups[0][0], groups[1][0], opts)
+    if route.shape == "topic":
+        wanted = [route.type_filter or ""] + route.entities
+        return route, topic.topic(store, vector, wanted, linking.links, opts)
+    return route, provenance.trace(store, embedder, provenance.statement_of(question), opts)
+
+
+def _verify_sources(retrieval: Retrieval, sub, facts, roots: list[Path] | None) -> None:
+    checks = provenance.verify(list(sub.sources.values()), [Path.cwd(), *(roots or [])])
+    retrieval.details["sources"] = checks
+    for check in checks:
+        if check["verified"] is False:
+            facts.flags.append(f"source {check['id']} changed on disk since ingest ({check['file']}): "
+                               "its SHA256 no longer matches; re-ingest it")
+
+
+def _corpus_tokens(store: GraphStore) -> int:
+    return synthesis.estimate_tokens(store.query(cypher.CORPUS_CHARACTERS)[0]["characters"])
+
+
+def _elapsed(started: float) -> float:
+    return round((time.monotonic() - started) * 1000, 1)
+
+
+def _entities(linking: Linking) -> list[dict]:
+    return [{"mention": l.mention, "concept_id": l.concept_id, "name": l.name, "type": l.type,
+             "match": l.match, "score": l.score} for l in linking.links]
+
+
+def _no_information(store: GraphStore, question: str, route: Route, linking: Linking, missing: list[str],
+                    started: float) -> Answer:
+    what = ", ".join(f"'{m}'" for m in missing) or "the entities of this question"
+    text = f"The graph has no information on {what}."
+    near = [{"mention": n.mention, "concept_id": n.concept_id, "name": n.name, "score": n.score} for n in linking.near]
+    if near:
+        text += " Near matches (confirm one and ask again): " + ", ".join(f"{n['name']} ({n['concept_id']})" for n in near) + "."
+    mentioned = _unpromoted(store, missing)
+    if mentioned:
+        text += (f" The term occurs in {len(mentioned)} source(s) no concept covers yet: "
+                 + ", ".join(f"{m['id']} ({m['title']})" for m in mentioned) + ".")
+    return Answer(
+        question=question, shape=route.shape, technique=route.technique, reason=route.reason, backend=route.backend,
+        entities=_entities(linking), answer=text, sentences=[], citations=[],
+        flags=[f"no concept matches {what}"], retrieved={"concepts": [], "claims": [], "sources": []},
+        context_tokens=0, corpus_tokens=_corpus_tokens(store), latency_ms=_elapsed(started), found=False,
+        near_matches=near, details={"unpromoted_sources": mentioned},
+    )
+
+
+def _unpromoted(store: GraphStore, terms: list[str]) -> list[dict]:
+    """Sources whose text has the term as a phrase (the seed's "scan un-promoted sources")."""
+    found: dict[str, dict] = {}
+    for term in terms:
+        phrase = '"' + term.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        try:
+            rows = store.query(cypher.SOURCES_MENTIONING, phrase=phrase, k=5)
+        except ClientError:
+            continue  # a term Lucene cannot parse is simply not found
+        found.update({r["id"]: {"id": r["id"], "title": r["title"]} for r in rows})
+    return list(found.values())
+
+
+def _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, started) -> Answer:
+    citations = list(dict.fromkeys(s for sentence in sentences for s in sentence.source_ids))
+    sources = [{"id": s.id, "title": s.title, "path": s.path, "sha256": s.sha256, "status": s.status,
+                "last_seen_at": s.last_seen_at} for s in (sub.sources[c] for c in citations if c in sub.sources)]
+    if route.shape == "provenance":
+        shown = set(citations)
+        sources += [{"id": s.id, "title": s.title, "path": s.path, "sha256": s.sha256, "status": s.status,
+                     "last_seen_at": s.last_seen_at} for s in sub.sources.values() if s.id not in shown]
+    names = {cid: c.name for cid, c in sub.concepts.items()}
+    details = {**retrieval.details, "explanation": retrieval.explanation, "names": names}
+    reason = "; ".join(p for p in (route.reason, retrieval.explanation) if p)
+    answer_backend = backend if backend == route.backend else f"route: {route.backend}; answer: {backend}"
+    return Answer(
+        question=question, shape=route.shape, technique=retrieval.technique, reason=reason, backend=answer_backend,
+        entities=_entities(linking), answer=text, sentences=sentences, citations=citations,
+        flags=facts.flags_for([f for sentence in sentences for f in sentence.fact_ids]),
+        retrieved={"concepts": list(sub.concepts), "claims": list(sub.claims), "sources": list(sub.sources)},
+        context_tokens=synthesis.estimate_tokens(facts.characters()), corpus_tokens=_corpus_tokens(store),
+        latency_ms=_elapsed(started), found=True, history=facts.history, sources=sources, details=details,
+    )

@@ -1,0 +1,50 @@
+"""Reading the retrieved nodes back with their status, and picking the claims to show.
+
+Techniques decide *which* nodes matter; this module loads them once, with everything
+the answer needs to flag them (status, needs_review, opponents, stale sources).
+"""
+
+from __future__ import annotations
+
+from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.models import ClaimRow, ConceptRow, Retrieval, SourceRow, Subgraph
+from graphwiki_assets.core.store.driver import GraphStore
+
+
+def claims_about(store: GraphStore, question: list[float], concepts: list[tuple[str, int, int]]) -> list[str]:
+    """Claims about each (concept, rank, limit), by the concept's rank, then relevance."""
+    if not concepts:
+        return []
+    rows = store.query(cypher.CLAIMS_ABOUT, question=question,
+                       concepts=[{"id": cid, "rank": rank, "limit": limit} for cid, rank, limit in concepts])
+    return [r["id"] for r in rows]
+
+
+def claims_linking(store: GraphStore, question: list[float], pairs: list[tuple[str, str]],
+                   per_pair: int = 2) -> list[dict]:
+    """Claims about both ends of each pair: the evidence of an edge."""
+    if not pairs:
+        return []
+    return store.query(cypher.CLAIMS_LINKING, question=question, per_pair=per_pair,
+                       pairs=[{"rank": i, "a": a, "b": b} for i, (a, b) in enumerate(pairs)])
+
+
+def load(store: GraphStore, retrieval: Retrieval, stale_days: int) -> Subgraph:
+    """Concepts, claims (plus the other side of every dispute) and all their sources."""
+    sub = Subgraph()
+    claim_ids = list(dict.fromkeys(retrieval.claims))
+    for row in store.query(cypher.LOAD_CLAIMS, ids=claim_ids):
+        sub.claims[row["id"]] = ClaimRow(**row)
+    # A disputed claim is shown with its opponents, never alone.
+    opponents = [o for c in sub.claims.values() for o in c.opponents if o not in sub.claims]
+    for row in store.query(cypher.LOAD_CLAIMS, ids=list(dict.fromkeys(opponents))) if opponents else []:
+        sub.claims[row["id"]] = ClaimRow(**row)
+        retrieval.claims.append(row["id"])
+    concept_ids = list(dict.fromkeys(retrieval.concepts + retrieval.summaries))
+    for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids):
+        sub.concepts[row["id"]] = ConceptRow(**row)
+    source_ids = {s for c in sub.claims.values() for s in c.sources}
+    source_ids |= {s for c in sub.concepts.values() for s in c.sources} | set(retrieval.sources)
+    for row in store.query(cypher.LOAD_SOURCES, ids=sorted(source_ids), stale_days=stale_days):
+        sub.sources[row["id"]] = SourceRow(**row)
+    return sub

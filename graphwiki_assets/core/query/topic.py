@@ -1,0 +1,41 @@
+"""A topic by type: every concept of a type, optionally around an anchor concept."""
+
+from __future__ import annotations
+
+import re
+
+from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval
+from graphwiki_assets.core.query.subgraph import claims_about
+from graphwiki_assets.core.store.driver import GraphStore
+
+
+def type_key(text: str) -> str:
+    """'Query languages', 'query language' and 'libraries'/'Library' each name one type."""
+    key = re.sub(r"[^a-z0-9]", "", (text or "").lower())
+    for plural, singular in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
+        if key.endswith(plural):
+            return key[: -len(plural)] + singular
+    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
+
+
+def topic(store: GraphStore, question: list[float], wanted: list[str], links: list[Link],
+          opts: QueryOptions) -> Retrieval:
+    """Concepts of the wanted type; linked entities that are not the type itself anchor it."""
+    known = sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
+    keys = {type_key(w) for w in wanted} - {""}
+    types = [t for t in known if type_key(t) in keys]
+    anchors = list(dict.fromkeys(link.concept_id for link in links if type_key(link.mention) not in keys))
+    if not types:
+        return Retrieval(technique="topic by type", concepts=anchors,
+                         details={"wanted": wanted, "types": known},
+                         empty_reason=f"no concept type matches {', '.join(w for w in wanted if w) or 'the question'}")
+    ids = [r["id"] for r in store.query(cypher.CONCEPTS_OF_TYPES, types=types, anchors=anchors, k=opts.k)]
+    claims = claims_about(store, question, [(cid, rank, 1) for rank, cid in enumerate(ids)])
+    around = " related to the anchor" if anchors else ""
+    return Retrieval(
+        technique="topic by type", concepts=anchors + ids, claims=claims, summaries=ids,
+        details={"types": types, "anchors": anchors, "members": ids},
+        explanation=f"{len(ids)} concept(s) of type {', '.join(types)}{around}",
+        empty_reason="" if ids else f"no concept of type {', '.join(types)}{around}",
+    )

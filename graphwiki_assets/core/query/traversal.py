@@ -1,0 +1,52 @@
+""""What is X": N-hop traversal from X over concept edges, with bounded fan-out.
+
+Each hop keeps at most ``fanout`` neighbours per node (strongest edge first, then the
+ones closest to the question), and the whole walk at most ``max_nodes`` concepts, so a
+hub with hundreds of neighbours adds a handful of them, not the whole neighbourhood.
+Claims come from X first, then from neighbours by distance.
+"""
+
+from __future__ import annotations
+
+from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.models import QueryOptions, Retrieval
+from graphwiki_assets.core.query.subgraph import claims_about
+from graphwiki_assets.core.store.driver import GraphStore
+
+
+def walk(store: GraphStore, question: list[float], entries: list[str], hops: int, fanout: int,
+         max_nodes: int) -> tuple[dict[str, int], list[dict], list[str]]:
+    """Concept id -> hop, the edges walked, and the nodes whose fan-out was cut."""
+    level = {cid: 0 for cid in entries}
+    edges: list[dict] = []
+    capped: list[str] = []
+    frontier = list(entries)
+    for hop in range(1, hops + 1):
+        if not frontier or len(level) >= max_nodes:
+            break
+        rows = store.query(cypher.TRAVERSAL_HOP, frontier=frontier, seen=list(level), fanout=fanout,
+                           question=question)
+        frontier = []
+        for row in rows:
+            if row["degree"] > fanout and row["parent"] not in capped:
+                capped.append(row["parent"])
+            if row["id"] in level or len(level) >= max_nodes:
+                continue
+            level[row["id"]] = hop
+            frontier.append(row["id"])
+            edges.append({"from": row["parent"], "to": row["id"], "kinds": row["kinds"], "hop": hop})
+    return level, edges, capped
+
+
+def what_is(store: GraphStore, question: list[float], entries: list[str], opts: QueryOptions) -> Retrieval:
+    level, edges, capped = walk(store, question, entries, opts.hops, opts.fanout, opts.max_nodes)
+    concepts = sorted(level, key=lambda cid: level[cid])
+    # The entity's own claims first and all of them; fewer the farther a neighbour is.
+    claims = claims_about(store, question, [
+        (cid, hop, opts.max_facts if hop == 0 else max(1, opts.per_concept // hop)) for cid, hop in level.items()])
+    note = f"; fan-out cut at {opts.fanout} for {len(capped)} hub(s)" if capped else ""
+    return Retrieval(
+        technique="n-hop traversal", concepts=concepts, claims=claims, summaries=list(entries),
+        details={"hops": opts.hops, "fanout": opts.fanout, "levels": level, "edges": edges, "capped": capped},
+        explanation=f"{len(concepts)} concept(s) within {opts.hops} hop(s) of the entity{note}",
+    )

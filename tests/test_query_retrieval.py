@@ -1,0 +1,87 @@
+"""PageRank on the named projection: direct before indirect, weighted seeds, kept fresh."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphwiki_assets.core.query import cypher, flat_sources, refresh_projection, retrieve_sources
+from graphwiki_assets.core.query.ppr import node_ids, rank_related
+from graphwiki_assets.core.query.projection import PROJECTION, ensure_projection, projection_status
+from graphwiki_assets.core.query.retrieval import RetrievalConfig, concept_seeds, seed_groups
+from tests.test_query_graph import CONCEPTS, seed_graph  # noqa: F401 (fixture)
+
+
+@pytest.mark.parametrize("seed", ["c-cypher", "c-docker", "c-gds"])
+def test_ppr_ranks_directly_connected_concepts_above_indirect_ones(seed_graph, seed):
+    scores = dict(rank_related(seed_graph, [seed], k=len(CONCEPTS), damping=0.5))
+    direct = {r["id"] for r in seed_graph.query(
+        "MATCH (:Concept {id: $id})-[:RELATES_TO|PART_OF]-(n:Concept) RETURN DISTINCT n.id AS id", id=seed)}
+    indirect = set(scores) - direct
+    assert direct and indirect and seed not in scores
+    assert min(scores[d] for d in direct) > max(scores[i] for i in indirect)
+
+
+def test_weighted_seeds_equal_the_weighted_sum_of_single_seed_runs(seed_graph):
+    """GDS weighs sourceNodes equally; PPR is linear, so weighted groups are summed runs."""
+    ids = node_ids(seed_graph, ["c-gql", "c-kubernetes"])
+    groups = seed_groups({ids["c-gql"]: 1.0, ids["c-kubernetes"]: 0.25}, ratio=2.0)
+    assert [g["weight"] for g in groups] == [1.0, 0.25]
+    combined = {r["id"]: r["score"] for r in seed_graph.query(
+        cypher.WEIGHTED_PPR_SOURCES, graph=PROJECTION, groups=groups, damping=0.5, iterations=40, k=50, concurrency=1)}
+    single = {}
+    for cid, weight in (("c-gql", 1.0), ("c-kubernetes", 0.25)):
+        for r in seed_graph.query(
+                "CALL gds.pageRank.stream($g, {sourceNodes: [$n], dampingFactor: 0.5, maxIterations: 40, "
+                "relationshipWeightProperty: 'weight'}) YIELD nodeId, score "
+                "WITH gds.util.asNode(nodeId) AS n, score WHERE n:Source RETURN n.id AS id, score",
+                g=PROJECTION, n=ids[cid]):
+            single[r["id"]] = single.get(r["id"], 0.0) + weight * r["score"]
+    assert combined.keys() == {s for s, v in single.items() if v > 0} - {"src-neo4j-old"}
+    for sid, score in combined.items():
+        assert score == pytest.approx(single[sid], rel=1e-6)
+
+
+def test_seed_groups_bucket_close_weights_and_drop_negligible_ones():
+    groups = seed_groups({1: 1.0, 2: 0.9, 3: 0.3, 4: 0.001}, ratio=2.0, min_share=1 / 64)
+    assert [sorted(g["nodes"]) for g in groups] == [[1, 2], [3]]
+    assert groups[0]["weight"] == pytest.approx(0.95)
+
+
+def test_seeds_are_weighted_by_specificity(seed_graph, embedder):
+    question = "How are Neo4j and GQL related?"
+    seeds = concept_seeds(seed_graph, question, embedder.encode_one(question), RetrievalConfig())
+    # both are named in the question (score 1); Neo4j derives from 7 sources, GQL from 1
+    assert seeds["c-gql"] == pytest.approx(1.0)
+    assert seeds["c-neo4j"] == pytest.approx(1 / 7)
+
+
+def test_retrieve_sources_ranks_the_sources_around_the_question_entities(seed_graph, embedder):
+    ranked = retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3)
+    assert len(ranked) == 3 and ranked[0][0] == "src-cypher"  # GQL's only source
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
+    assert "src-neo4j-old" not in [s for s, _ in retrieve_sources(seed_graph, embedder, "Neo4j 4.4 LTS", k=12)]
+
+
+def test_traversal_and_flat_methods(seed_graph, embedder):
+    walked = retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=4, hops=1, method="traversal")
+    assert walked[0][0] == "src-cypher" and len(walked) == 4
+    flat = flat_sources(seed_graph, embedder, "Which port does Bolt listen on?", 2)
+    assert flat[0][0] == "src-bolt" and flat[0][1] >= flat[1][1]
+    assert retrieve_sources(seed_graph, embedder, "Which port does Bolt listen on?", 2, method="flat") == flat
+    with pytest.raises(ValueError, match="method"):
+        retrieve_sources(seed_graph, embedder, "x", 2, method="bfs")
+
+
+def test_the_projection_is_kept_not_rebuilt_per_query_and_refreshed_after_change(seed_graph, embedder):
+    status = projection_status(seed_graph)
+    assert status.exists and not status.stale and {"DERIVED_FROM", "RELATES_TO"} <= set(status.types)
+    assert status.nodes == seed_graph.query(
+        "MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN count(n) AS n")[0]["n"]
+    retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3)
+    assert ensure_projection(seed_graph).refreshed is False  # queries only stream from it
+    seed_graph.query("CREATE (:Concept {id: 'c-new', name: 'New', type: 'Concept', status: 'current'})")
+    assert projection_status(seed_graph).stale
+    assert ensure_projection(seed_graph).refreshed  # an ingest since the last refresh: rebuilt once
+    seed_graph.query("CALL gds.graph.drop($g) YIELD graphName RETURN graphName", g=PROJECTION)
+    assert rank_related(seed_graph, ["c-cypher"], k=2, damping=0.5)  # missing (a restart): built again
+    assert refresh_projection(seed_graph).nodes == status.nodes + 1
