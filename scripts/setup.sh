@@ -30,10 +30,13 @@ if [ "$(cat "$VENV/.graphwiki-deps" 2>/dev/null)" != "$stamp" ]; then
   if [ -n "$links" ] && ls "$links"/torch-*cpu*.whl >/dev/null 2>&1; then
     "$VENV/bin/pip" install -q --no-index --find-links "$links" torch
   fi
-  "$VENV/bin/pip" install -q -e "$ROOT[dev]"
+  log="$(dirname "$VENV")/pip-install.log"
+  echo "Installing graphwiki and its dependencies (first run: several minutes; log: $log)" >&2
+  "$VENV/bin/pip" install -e "$ROOT[dev]" >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 1; }
   echo "$stamp" > "$VENV/.graphwiki-deps"
 else
   # Dependencies unchanged: only (re)link this checkout into the venv.
-  "$VENV/bin/pip" install -q --no-deps -e "$ROOT" >/dev/null
+  "$VENV/bin/pip" install -q --no-deps -e "$ROOT" >/dev/null 2>&1 \
+    || "$VENV/bin/pip" install --no-deps -e "$ROOT" >&2
 fi
 echo "$VENV"

@@ -6,6 +6,7 @@ resource opens clients per use (no driver is shared between runs).
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +15,15 @@ from typing import Iterator
 import dagster as dg
 from pydantic import Field
 
-from graphwiki_assets.core.settings import DEFAULT_BOLT_PORT, DEFAULT_EMBEDDING_MODEL, DEFAULT_LLM_MODEL, DEFAULT_PASSWORD, LLMSettings, Neo4jSettings, Settings
+from graphwiki_assets.core.settings import (
+    DEFAULT_BOLT_PORT,
+    DEFAULT_EMBEDDING_MODEL,
+    DEFAULT_LLM_MODEL,
+    DEFAULT_PASSWORD,
+    LLMSettings,
+    Neo4jSettings,
+    Settings,
+)
 from graphwiki_assets.core.store.driver import GraphStore
 
 
@@ -78,39 +87,31 @@ class GraphwikiConfig(dg.ConfigurableResource):
                        cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir)
 
 
-def _env_or(name: str, default: str | None):
-    """EnvVar when the variable is set, else the default (EnvVar of an unset variable is an error)."""
-    import os
-
+def _env_or(name: str, default):
+    """EnvVar when the variable is set (resolved at run time), else the default."""
     return dg.EnvVar(name) if os.environ.get(name) else default
 
 
 def build_resources() -> dict:
-    """Resources wired to the environment; read when the code location loads, not at import."""
-    home = _env_or("GRAPHWIKI_HOME", "data")
-    cache = _env_or("GRAPHWIKI_CACHE_DIR", None)
-    if cache is None:
-        import os
-
-        cache = str(Path(os.environ.get("GRAPHWIKI_HOME", "data")) / "llm-cache")
-    neo4j_kwargs = {k: v for k, v in {
-        "uri": _env_or("NEO4J_URI", None), "username": _env_or("NEO4J_USERNAME", None),
-        "password": _env_or("NEO4J_PASSWORD", None),
-    }.items() if v is not None}
-    if "uri" not in neo4j_kwargs:
-        import os
-
-        port = os.environ.get("GRAPHWIKI_NEO4J_BOLT_PORT")
-        if port:
-            neo4j_kwargs["uri"] = f"bolt://127.0.0.1:{int(port)}"
-    llm_kwargs = {k: v for k, v in {
-        "api_key": _env_or("OPENAI_API_KEY", None), "base_url": _env_or("OPENAI_BASE_URL", None),
-        "model": _env_or("GRAPHWIKI_LLM_MODEL", None),
-    }.items() if v is not None}
+    """Resources wired to the environment; called when the code location loads, not at import."""
+    home = Path(os.environ.get("GRAPHWIKI_HOME", "data"))
+    port = os.environ.get("GRAPHWIKI_NEO4J_BOLT_PORT")
+    default_uri = f"bolt://127.0.0.1:{int(port) if port else DEFAULT_BOLT_PORT}"
     return {
-        "neo4j": Neo4jResource(**neo4j_kwargs),
+        "neo4j": Neo4jResource(
+            uri=_env_or("NEO4J_URI", default_uri),
+            username=_env_or("NEO4J_USERNAME", "neo4j"),
+            password=_env_or("NEO4J_PASSWORD", DEFAULT_PASSWORD),
+        ),
         "embeddings": EmbeddingResource(model=_env_or("GRAPHWIKI_EMBEDDING_MODEL", DEFAULT_EMBEDDING_MODEL)),
-        "llm": LLMResource(cache_dir=cache, **llm_kwargs),
-        "graphwiki": GraphwikiConfig(home=home, sources_dir=_env_or("GRAPHWIKI_SOURCES_DIR", None)
-                                     or str(Path(str(home) if isinstance(home, str) else "data") / "sources")),
+        "llm": LLMResource(
+            api_key=_env_or("OPENAI_API_KEY", None),
+            base_url=_env_or("OPENAI_BASE_URL", None),
+            model=_env_or("GRAPHWIKI_LLM_MODEL", DEFAULT_LLM_MODEL),
+            cache_dir=_env_or("GRAPHWIKI_CACHE_DIR", str(home / "llm-cache")),
+        ),
+        "graphwiki": GraphwikiConfig(
+            home=_env_or("GRAPHWIKI_HOME", str(home)),
+            sources_dir=_env_or("GRAPHWIKI_SOURCES_DIR", str(home / "sources")),
+        ),
     }
