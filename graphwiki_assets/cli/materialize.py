@@ -39,7 +39,11 @@ def run(args: argparse.Namespace) -> int:
     if not keys:
         print(f"graphwiki materialize: no sources in {folder}", file=sys.stderr)
         return 2
-    instance = dg.DagsterInstance.get() if os.environ.get("DAGSTER_HOME") else dg.DagsterInstance.ephemeral()
+    if os.environ.get("DAGSTER_HOME"):
+        Path(os.environ["DAGSTER_HOME"]).mkdir(parents=True, exist_ok=True)
+        instance = dg.DagsterInstance.get()
+    else:
+        instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions(source_partitions.name, keys)
     job = defs.resolve_job_def("ingest_sources")
     results = []
