@@ -11,7 +11,7 @@ export DAGSTER_HOME="${DAGSTER_HOME:-$GRAPHWIKI_HOME/dagster}"
 mkdir -p "$DAGSTER_HOME"
 if [ ! -f "$DAGSTER_HOME/dagster.yaml" ]; then
   # graph-writing steps of different sources take turns (pool "graphwiki_writes")
-  printf 'concurrency:\n  pools:\n    default_limit: 1\n' > "$DAGSTER_HOME/dagster.yaml"
+  printf 'concurrency:\n  pools:\n    default_limit: 1\ntelemetry:\n  enabled: false\n' > "$DAGSTER_HOME/dagster.yaml"
 fi
 "$VENV/bin/graphwiki" neo4j start
 "$VENV/bin/graphwiki" materialize "$@"
