@@ -12,7 +12,7 @@ import math
 import pytest
 
 from graphwiki_assets.cli.main import main
-from graphwiki_assets.core.evals import er
+from graphwiki_assets.core.evals import er, metrics
 from graphwiki_assets.core.evals.datasets import evals_dir
 from graphwiki_assets.core.ingest.resolution import Stage1Config
 from graphwiki_assets.core.llm.client import build_llm
@@ -40,7 +40,7 @@ def result(store, embedder, settings, handful):
 
 def test_report_has_every_required_number(result):
     for key in REQUIRED_KEYS:
-        value = result[key] if "." not in key else er.metrics.dotted(result, key)
+        value = result[key] if "." not in key else metrics.dotted(result, key)
         assert value is not None, key
     assert result["n"] == 6 and result["counts"] == {"same": 2, "related": 2, "unrelated": 2}
     assert result["judge"].startswith("offline")  # the backend is named, never implied
@@ -87,4 +87,4 @@ def test_cli_eval_er_prints_the_json_and_never_uses_the_users_graph(handful, set
     assert main(["eval", "er", "--pairs", str(handful), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n"] == 6 and "population" in out
-    assert out["stage1"]["same_passed"] == er.metrics.share(r["stage1"] for r in out["pairs"] if r["label"] == "same")
+    assert out["stage1"]["same_passed"] == metrics.share(r["stage1"] for r in out["pairs"] if r["label"] == "same")

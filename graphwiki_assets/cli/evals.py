@@ -100,8 +100,9 @@ def multihop_text(r: dict) -> str:
                          f"({x['all_found']}/{r['n']}), {x['docs_per_question']:.1f} docs/question, precision "
                          f"{x['precision']:.3f}, {x['context_tokens']:.0f} context tokens of {r['corpus_tokens']}")
     i = r["ingest"]
-    lines.append(f"ingest: {i['llm_calls_per_passage']} LLM calls and {i['prompt_tokens_per_passage']} prompt tokens "
-                 f"per passage ({i['cache_hits']} cache hits), {i['seconds']}s")
+    tokens = "unknown (warm cache)" if i["prompt_tokens_per_passage"] is None else i["prompt_tokens_per_passage"]
+    lines.append(f"ingest: {i['llm_calls_per_passage']} LLM calls and {tokens} prompt tokens per passage "
+                 f"({i['cache_hits']} cache hits), {i['seconds']}s")
     for row in r.get("sweep", []):
         where = (f"traversal hops={row['hops']} fan-out={row['fanout']}, all reached" if row["method"] == "traversal"
                  else f"ppr k={row['k']}")

@@ -5,7 +5,7 @@ measured, and lists metrics by direction::
 
     "er_eval_general": {"date": ..., "backend": ..., "command": ...,
                         "higher_is_better": {"two_stage.f1": 0.71, ...},
-                        "lower_is_better": {"ingest.prompt_tokens_per_passage": {"value": 800, "tolerance": 40}}}
+                        "lower_is_better": {"ingest.llm_calls_per_passage": {"value": 8.6, "tolerance": 1}}}
 
 A metric regresses when it is worse than the baseline by more than the tolerance (the
 entry's, else the file's default): small enough to catch a real drop, large enough that

@@ -126,7 +126,9 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
                 "reason": verdict.reason if verdict else ("screened out by stage 1" if not passed[p.index]
                                                            else "no verdict returned"),
             })
+    causes = [f"{e['cause']}:{'missed_same' if e['label'] == 'same' else 'false_same'}" for e in errors]
     result.update({"llm_calls": calls, "judged_pairs": len(survivors),
+                   "errors_by_cause": {c: causes.count(c) for c in sorted(set(causes))},
                    "prompt_tokens": int(usage.get("prompt_tokens", 0)), "llm_usage": usage})
     return {"result": result, "errors": errors, "predicted": predicted, "verdicts": verdicts}
 

@@ -52,13 +52,16 @@ def ingest_corpus(store: GraphStore, embedder: Embedder, llm, docs: list[dict], 
     report = ingest_documents(Ingestor(store=store, embedder=embedder, llm=llm),
                               records_as_documents(docs, namespace), progress=progress).as_dict()
     n = max(len(docs), 1)
+    cache_hits = report["llm"].get("cache_hits", 0)
     return {
         "backend": report["backend"], "passages": len(docs), "sources_new": report["sources"]["new"],
         "sources_failed": report["sources"]["failed"], "concepts": report["concepts"], "claims": report["claims"],
         "llm_calls": report["llm_calls"], "prompt_tokens": report["prompt_tokens"],
-        "cache_hits": report["llm"].get("cache_hits", 0),  # answered from the disk cache: not spent again
-        "llm_calls_per_passage": round(report["llm_calls"] / n, 3),
-        "prompt_tokens_per_passage": round(report["prompt_tokens"] / n, 1),
+        "cache_hits": cache_hits,  # answered from the disk cache: not spent again
+        # Calls the ingest needs, paid now or on an earlier run (a cache hit is a call once made).
+        "llm_calls_per_passage": round((report["llm_calls"] + cache_hits) / n, 3),
+        # Tokens of cached calls are unknown, so this is only reported from a cold cache.
+        "prompt_tokens_per_passage": None if cache_hits else round(report["prompt_tokens"] / n, 1),
         "seconds": report["seconds"], "seconds_per_passage": round(report["seconds"] / n, 3),
     }
 
