@@ -30,7 +30,9 @@ EXACT_BACKEND = "rules:exact-name"
 @dataclass(frozen=True)
 class Stage1Config:
     top_k: int = 5  # nearest existing concepts considered per mention
-    floor: float = 0.35  # below this cosine a candidate is obviously unrelated
+    # MiniLM-style models put unrelated text at cosine ~0-0.2; above that a name+context may
+    # still be the same entity described from another angle, so only that band is screened.
+    floor: float = 0.2
     judge_batch: int = 16  # pairs per stage-2 call
 
 
