@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graphwiki_assets.core.llm.client import LLMError
 from graphwiki_assets.core.llm.requests import AnswerRequest, AnswerSentence, Fact
 from graphwiki_assets.core.query.models import ClaimRow, ConceptRow, Retrieval, Sentence, Subgraph
 
@@ -50,19 +51,21 @@ def citable(ids: list[str], sub: Subgraph) -> list[str]:
 
 
 def _source_marks(ids: list[str], sub: Subgraph) -> tuple[list[tuple[str, str]], list[str]]:
+    """A fact resting only on replaced or long-unseen sources is marked stale; each such source is noted."""
     rows = [sub.sources[s] for s in ids if s in sub.sources]
-    marks, flags = [], []
-    if rows and all(r.status == "superseded" for r in rows):
-        marks.append(("stale source", ", ".join(r.id for r in rows)))
-    for r in rows:
-        if r.status == "superseded":
-            flags.append(f"source {r.id} ({r.path}) was replaced by a changed file ({r.superseded_by}); "
-                         "what derives from it is kept for history")
-        elif r.stale:
-            flags.append(f"source {r.id} ({r.path}) may be outdated (last seen {str(r.last_seen_at)[:10]})")
-    if rows and all(r.stale for r in rows) and not marks:
-        marks.append(("stale source", ", ".join(r.id for r in rows)))
-    return marks, flags
+    notes = [f"source {r.id} ({r.path}) was replaced by a changed file ({r.superseded_by}); "
+             "what derives from it is kept for history" if r.status == "superseded" else
+             f"source {r.id} ({r.path}) may be outdated (last seen {str(r.last_seen_at)[:10]})"
+             for r in rows if r.status == "superseded" or r.stale]
+    stale = rows and all(r.status == "superseded" or r.stale for r in rows)
+    return ([("stale source", ", ".join(r.id for r in rows))] if stale else []), notes
+
+
+def _add(out: Facts, fact_id: str, text: str, sources: list[str], marks: list[tuple[str, str]],
+         notes: list[str]) -> None:
+    """The writer sees the main status; the inline marks and the notes stay here to enforce."""
+    out.marks[fact_id], out.notes[fact_id] = marks, notes
+    out.facts.append(Fact(fact_id=fact_id, text=text, source_ids=sources, status=marks[0][0] if marks else "current"))
 
 
 def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
@@ -85,10 +88,7 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
     if claim.needs_review:
         marks.append(("needs review", claim.id))
         notes.append(f"{claim.id} needs review: {claim.review_reason or 'flagged at ingest'}")
-    out.notes[claim.id] = notes
-    out.marks[claim.id] = marks
-    out.facts.append(Fact(fact_id=claim.id, text=claim.text, source_ids=sources,
-                          status=marks[0][0] if marks else "current"))
+    _add(out, claim.id, claim.text, sources, marks, notes)
 
 
 def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
@@ -103,10 +103,7 @@ def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
         marks.append(("needs review", concept.id))
         notes.append(f"concept {concept.name} ({concept.id}) needs review: "
                      f"{concept.review_reason or 'flagged at ingest'}")
-    out.notes[concept.id] = notes
-    out.marks[concept.id] = marks
-    out.facts.append(Fact(fact_id=concept.id, text=f"{concept.name} ({concept.type}): {concept.summary}",
-                          source_ids=sources, status=marks[0][0] if marks else "current"))
+    _add(out, concept.id, f"{concept.name} ({concept.type}): {concept.summary}", sources, marks, notes)
 
 
 def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int) -> Facts:
@@ -138,8 +135,6 @@ def synthesise(llm, question: str, shape: str, facts: Facts) -> tuple[list[Answe
         return [], getattr(llm, "label", "") if llm is not None else "none"
     if llm is None:
         return extractive(facts.facts), "extractive (no LLM client)"
-    from graphwiki_assets.core.llm.client import LLMError
-
     try:
         reply = llm.answer(AnswerRequest(question=question, shape=shape, facts=facts.facts))
     except LLMError as exc:

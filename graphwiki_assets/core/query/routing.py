@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from graphwiki_assets.core.llm.client import LLMError
 from graphwiki_assets.core.llm.requests import RouteRequest
 from graphwiki_assets.core.query.models import SHAPES, Route
 
@@ -28,8 +29,6 @@ def route(llm, question: str, shape: str | None = None, entities: list[str] | No
         return Route(shape, _clean(entities or []), type_filter, "shape given by the caller", "caller")
     if llm is None:
         raise ValueError("no LLM client to classify the question: pass llm= or shape=")
-    from graphwiki_assets.core.llm.client import LLMError
-
     try:
         reply = llm.route(RouteRequest(question=question))
     except LLMError as exc:

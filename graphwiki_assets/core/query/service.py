@@ -159,12 +159,10 @@ def _unpromoted(store: GraphStore, terms: list[str]) -> list[dict]:
 
 def _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, started) -> Answer:
     citations = list(dict.fromkeys(s for sentence in sentences for s in sentence.source_ids))
+    # provenance is about the sources themselves: all of them are shown, cited or not
+    listed = citations + ([s for s in sub.sources if s not in citations] if route.shape == "provenance" else [])
     sources = [{"id": s.id, "title": s.title, "path": s.path, "sha256": s.sha256, "status": s.status,
-                "last_seen_at": s.last_seen_at} for s in (sub.sources[c] for c in citations if c in sub.sources)]
-    if route.shape == "provenance":
-        shown = set(citations)
-        sources += [{"id": s.id, "title": s.title, "path": s.path, "sha256": s.sha256, "status": s.status,
-                     "last_seen_at": s.last_seen_at} for s in sub.sources.values() if s.id not in shown]
+                "last_seen_at": s.last_seen_at} for s in (sub.sources[c] for c in listed if c in sub.sources)]
     names = {cid: c.name for cid, c in sub.concepts.items()}
     details = {**retrieval.details, "explanation": retrieval.explanation, "names": names}
     reason = "; ".join(p for p in (route.reason, retrieval.explanation) if p)

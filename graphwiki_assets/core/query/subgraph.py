@@ -36,10 +36,11 @@ def load(store: GraphStore, retrieval: Retrieval, stale_days: int) -> Subgraph:
     for row in store.query(cypher.LOAD_CLAIMS, ids=claim_ids):
         sub.claims[row["id"]] = ClaimRow(**row)
     # A disputed claim is shown with its opponents, never alone.
-    opponents = [o for c in sub.claims.values() for o in c.opponents if o not in sub.claims]
-    for row in store.query(cypher.LOAD_CLAIMS, ids=list(dict.fromkeys(opponents))) if opponents else []:
-        sub.claims[row["id"]] = ClaimRow(**row)
-        retrieval.claims.append(row["id"])
+    opponents = list(dict.fromkeys(o for c in sub.claims.values() for o in c.opponents if o not in sub.claims))
+    if opponents:
+        for row in store.query(cypher.LOAD_CLAIMS, ids=opponents):
+            sub.claims[row["id"]] = ClaimRow(**row)
+            retrieval.claims.append(row["id"])
     concept_ids = list(dict.fromkeys(retrieval.concepts + retrieval.summaries))
     for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids):
         sub.concepts[row["id"]] = ConceptRow(**row)
