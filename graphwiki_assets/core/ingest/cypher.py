@@ -21,12 +21,13 @@ RETURN m.index AS index, c.id AS id, c.name AS name, c.type AS type, c.aliases A
        coalesce(c.summary, '') AS summary
 """
 
+# The index scores cosine as (1 + cos) / 2; callers compare plain cosines.
 VECTOR_CANDIDATES = """
 UNWIND $mentions AS m
 CALL db.index.vector.queryNodes('concept_embedding', $k, m.embedding) YIELD node, score
 WHERE node.status <> 'superseded'
 RETURN m.index AS index, node.id AS id, node.name AS name, node.type AS type, node.aliases AS aliases,
-       coalesce(node.summary, '') AS summary, score
+       coalesce(node.summary, '') AS summary, 2 * score - 1 AS score
 """
 
 EXISTING_CLAIMS_ABOUT = """
