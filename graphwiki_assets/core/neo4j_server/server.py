@@ -135,7 +135,21 @@ class Neo4jServer:
     def status(self) -> ServerStatus:
         pid = self.pid()
         running = pid is not None and self._port_open()
-        return ServerStatus(running, pid, self.bolt_uri, str(self.home))
+        status = ServerStatus(running, pid, self.bolt_uri, str(self.home))
+        if running:
+            status.neo4j_version, status.gds_version = self._versions()
+        return status
+
+    def _versions(self) -> tuple[str | None, str | None]:
+        from neo4j import GraphDatabase
+
+        try:
+            with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", self.settings.password)) as driver:
+                neo4j = driver.execute_query("CALL dbms.components() YIELD versions RETURN versions[0] AS v")
+                gds = driver.execute_query("RETURN gds.version() AS v")
+            return neo4j.records[0]["v"], gds.records[0]["v"]
+        except Exception:  # a status call must not fail because a version query did
+            return None, None
 
     # -- lifecycle -------------------------------------------------------------
     def _write_config(self, dist: Distribution) -> Path:
