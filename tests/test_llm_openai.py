@@ -270,7 +270,7 @@ def test_unknown_ids_are_dropped_and_missing_ids_reasked_once(server):
     assert [(v.pair_id, v.same) for v in resp.verdicts] == [("p1", True), ("p2", False)]
     assert resp.dropped == 1 and resp.defaulted == 0
     reasked = json.loads(server.requests[1]["messages"][1]["content"].split("\n", 1)[1].rsplit("\n", 1)[0])
-    assert [p["pair_id"] for p in reasked] == ["p2"]
+    assert [c["pair_id"] for group in reasked for c in group["candidates"]] == ["p2"]
 
 
 def test_ids_never_answered_default_to_not_same(server):

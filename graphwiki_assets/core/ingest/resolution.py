@@ -34,6 +34,7 @@ class Stage1Config:
     # still be the same entity described from another angle, so only that band is screened.
     floor: float = 0.2
     judge_batch: int = 16  # pairs per stage-2 call
+    judge_context: int = 160  # characters of context per side: the judge's cost grows with it
 
 
 def _hash(*parts: str) -> str:
@@ -118,8 +119,27 @@ def _first_per_mention(rows: list[dict], mentions: list[Mention]) -> dict[int, d
     return found
 
 
+def _initials(key: str) -> str:
+    return "".join(word[0] for word in key.split() if word)
+
+
+def names_overlap(a: Mention, b: Mention) -> bool:
+    """Lexical evidence that two names may denote one thing: a shared word, or initials."""
+    words_a = {w for k in a.keys for w in k.split()}
+    words_b = {w for k in b.keys for w in k.split()}
+    if words_a & words_b:
+        return True
+    compact_a = {k.replace(" ", "") for k in a.keys}
+    compact_b = {k.replace(" ", "") for k in b.keys}
+    return bool(compact_a & {_initials(k) for k in b.keys} or compact_b & {_initials(k) for k in a.keys})
+
+
 def _in_source_pairs(mentions: list[Mention], exact: dict[int, dict], config: Stage1Config) -> list[tuple[Mention, dict]]:
-    """Earlier mentions of the same source as candidates for later ones (same rank screen)."""
+    """Earlier mentions of the same source as candidates for later ones.
+
+    One text names one thing one way, or states the other name (extraction already folds
+    "X (Y)" and "also known as"); so within a source only names with lexical evidence
+    of identity are judged, which keeps the judge's bill proportional to real doubt."""
     if len(mentions) < 2:
         return []
     matrix = np.array([m.embedding for m in mentions], dtype=np.float32)
@@ -130,12 +150,19 @@ def _in_source_pairs(mentions: list[Mention], exact: dict[int, dict], config: St
             continue
         earlier = np.argsort(-sims[i, :i])[: config.top_k]
         for j in earlier:
-            if sims[i, j] >= config.floor:
-                other = mentions[int(j)]
+            other = mentions[int(j)]
+            if sims[i, j] >= config.floor and names_overlap(mention, other):
                 pairs.append((mention, {"index": i, "id": f"mention:{other.index}", "name": other.name,
                                         "type": other.type, "aliases": other.aliases, "summary": other.context,
                                         "score": float(sims[i, j]), "in_source": True, "other": other.index}))
     return pairs
+
+
+def _clip(text: str, limit: int) -> str:
+    """Cut at a word boundary so the judge never sees half a word."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _judge(llm: LLMClient, pairs: list[tuple[Mention, dict]], config: Stage1Config) -> dict[str, Verdict]:
@@ -143,9 +170,10 @@ def _judge(llm: LLMClient, pairs: list[tuple[Mention, dict]], config: Stage1Conf
     requests = [
         JudgePair(
             pair_id=f"p{n}",
-            mention=EntityView(name=m.name, type=m.type, aliases=m.aliases, context=m.context),
-            candidate=EntityView(name=c["name"], type=c["type"] or "", aliases=c["aliases"] or [],
-                                 context=c["summary"] or ""),
+            mention=EntityView(name=m.name, type=m.type, aliases=m.aliases,
+                               context=_clip(m.context, config.judge_context)),
+            candidate=EntityView(name=c["name"], type=c["type"] or "", aliases=(c["aliases"] or [])[:8],
+                                 context=_clip(c["summary"] or "", config.judge_context)),
         )
         for n, (m, c) in enumerate(pairs)
     ]

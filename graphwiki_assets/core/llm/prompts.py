@@ -23,7 +23,7 @@ from graphwiki_assets.core.llm.requests import (
 )
 
 EXTRACT_PROMPT_VERSION = "extract/v2"
-JUDGE_PROMPT_VERSION = "judge/v2"
+JUDGE_PROMPT_VERSION = "judge/v3"
 CONFLICT_PROMPT_VERSION = "conflict/v2"
 SUMMARY_PROMPT_VERSION = "summary/v2"
 ROUTE_PROMPT_VERSION = "route/v2"
@@ -86,9 +86,21 @@ def judge_messages(req: JudgeRequest) -> Messages:
         "a part of a whole, a sibling in the same category)? A name that contains the other "
         "name plus extra words usually names a different, related thing. Decide from the "
         "names, types, aliases and context only. When unsure answer same=false: a wrong "
-        "merge is worse than a missed one. Return exactly one verdict per pair_id."
+        "merge is worse than a missed one. The data lists each mention once with its candidates; "
+        "return exactly one verdict per candidate pair_id."
     )
-    return _messages(system, [p.model_dump(exclude_defaults=True) for p in req.pairs], "pairs")
+    return _messages(system, _grouped_by_mention(req), "pairs")
+
+
+def _grouped_by_mention(req: JudgeRequest) -> list[dict[str, Any]]:
+    """Each mention once, with its candidates: a mention's context is not paid for per pair."""
+    groups: dict[str, dict[str, Any]] = {}
+    for pair in req.pairs:
+        mention = pair.mention.model_dump(exclude_defaults=True)
+        key = json.dumps(mention, sort_keys=True)
+        group = groups.setdefault(key, {"mention": mention, "candidates": []})
+        group["candidates"].append({"pair_id": pair.pair_id, **pair.candidate.model_dump(exclude_defaults=True)})
+    return list(groups.values())
 
 
 def conflict_messages(req: ConflictRequest) -> Messages:
