@@ -6,8 +6,7 @@ Positive class = ``same``. Two modes over the same labelled pairs:
 - population mode: all mentions (both sides of every pair) are Concept nodes in the eval
   graph and each ``a`` is resolved the way ingest does it, by kNN over the
   ``concept_embedding`` index: the pair passes stage 1 iff ``b`` is among a's top_k
-  neighbours with a score >= floor, using ingest's own query and rule (note: the index
-  scores cosine as (1 + cos) / 2, and that is the score ingest compares with the floor).
+  neighbours with a cosine >= floor, using ingest's own query and rule.
 
 Survivors are judged by the configured LLM (``llm.judge``) in batches; a pair is predicted
 ``same`` iff it survived stage 1 and was judged SAME. Stage1Config is the ingest's own,
@@ -209,9 +208,7 @@ def population(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[flo
     stage1["same_in_top"] = {str(d): metrics.share(rank_of[p.index] is not None and rank_of[p.index] <= d
                                                    for p in pairs if p.same) for d in KNN_DEPTHS}
     stage1["same_rank"] = metrics.distribution(rank_of[p.index] or len(ranked) for p in pairs if p.same)
-    # Neo4j's cosine index scores (1 + cos) / 2, and ingest compares that score with the floor.
-    stage1["index_score"] = "(1 + cosine) / 2"
-    stage1["floor_as_cosine"] = round(2 * config.floor - 1, 4)
+    stage1["floor_cosine"] = config.floor  # ingest converts the index's (1 + cos) / 2 back to cosine
     judged = two_stage(pairs, passed, llm, config, score_of)
     return {"stage1": stage1, "two_stage": judged["result"], "errors": judged["errors"],
             "by_domain": by_domain(pairs, passed, judged["predicted"]),
