@@ -8,8 +8,10 @@ Positive class = ``same``. Two modes over the same labelled pairs:
   ``concept_embedding`` index: the pair passes stage 1 iff ``b`` is among a's top_k
   neighbours with a cosine >= floor, using ingest's own query and rule.
 
-Survivors are judged by the configured LLM (``llm.judge``) in batches; a pair is predicted
-``same`` iff it survived stage 1 and was judged SAME. Stage1Config is the ingest's own,
+Survivors are judged by the configured LLM through ingest's own stage-2 call, in batches; a
+pair is predicted ``same`` iff it survived stage 1 and was judged SAME. (Ingest's exact
+name/alias pass, which merges before stage 1, is not modelled: the pairs are about stage 1
+and stage 2.) Stage1Config is the ingest's own,
 unchanged: this measures the system as shipped.
 """
 
@@ -23,9 +25,10 @@ from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
-from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest import cypher, resolution
+from graphwiki_assets.core.ingest.models import Mention
 from graphwiki_assets.core.ingest.resolution import Stage1Config
-from graphwiki_assets.core.llm.requests import EntityView, JudgePair, JudgeRequest, Verdict
+from graphwiki_assets.core.llm.requests import Verdict
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -63,21 +66,25 @@ def mention_text(side: dict) -> str:
     return f"{side['name']}. {side.get('context', '')}".strip()
 
 
-def _view(side: dict) -> EntityView:
-    # The pairs carry no type; "" is the generic type the judge treats as compatible.
-    return EntityView(name=side["name"], type="", aliases=[], context=side.get("context", ""))
+def _views(pair: Pair) -> tuple[Mention, dict]:
+    """Side a as a mention, side b as an existing node, in the shapes ingest's stage 2 takes.
+    The pairs carry no type; "" is the generic type the judge treats as compatible."""
+    a, b = pair.a, pair.b
+    mention = Mention(index=pair.index, name=a["name"], type="", description="", aliases=[],
+                      context=a.get("context", ""), keys=[], embedding=[])
+    return mention, {"name": b["name"], "type": "", "aliases": [], "summary": b.get("context", "")}
 
 
-def judge(llm, pairs: list[Pair], batch: int) -> tuple[dict[int, Verdict], int]:
-    """Verdicts by pair index, and how many judge requests were sent (batches of ``batch``)."""
-    requests = [JudgePair(pair_id=f"p{p.index}", mention=_view(p.a), candidate=_view(p.b)) for p in pairs]
-    verdicts: dict[int, Verdict] = {}
-    calls = 0
-    for start in range(0, len(requests), batch):
-        response = llm.judge(JudgeRequest(pairs=requests[start:start + batch]))
-        calls += 1
-        verdicts.update({int(v.pair_id[1:]): v for v in response.verdicts if v.pair_id[1:].isdigit()})
-    return verdicts, calls
+def judge(llm, pairs: list[Pair], config: Stage1Config) -> tuple[dict[int, Verdict], int]:
+    """Verdicts by pair index from ingest's own stage-2 call (same views, clipping, batching),
+    and the judge requests it took (a cache hit counts: it is a call made once)."""
+    if not pairs:
+        return {}, 0
+    before = llm.usage.snapshot()
+    verdicts = resolution._judge(llm, [_views(p) for p in pairs], config)
+    used = llm.usage.snapshot() - before
+    found = {p.index: verdicts[f"p{n}"] for n, p in enumerate(pairs) if f"p{n}" in verdicts}
+    return found, used.calls + used.cache_hits
 
 
 def cosine_only(pairs: list[Pair], scores: list[float], floor: float) -> dict:
@@ -110,7 +117,7 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
     """Judge the survivors; score the combined decision and list every wrong one with its cause."""
     survivors = [p for p in pairs if passed[p.index]]
     before = llm.usage.snapshot()
-    verdicts, calls = judge(llm, survivors, config.judge_batch)
+    verdicts, calls = judge(llm, survivors, config)
     usage = (llm.usage.snapshot() - before).as_dict()
     predicted = {p.index: passed[p.index] and bool(verdicts.get(p.index) and verdicts[p.index].same) for p in pairs}
     result = metrics.scored([predicted[p.index] for p in pairs], [p.same for p in pairs])
