@@ -186,7 +186,7 @@ def population_neighbours(store: GraphStore, pairs: list[Pair], vectors: dict[st
 def index_candidates(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]],
                      config: Stage1Config) -> dict[str, list[tuple[str, float]]]:
     """Each mention's stage-1 candidates exactly as ingest gets them (its own vector query and
-    floor rule on the index score), minus the mention itself: hence top_k + 1."""
+    floor rule), minus the mention itself: hence top_k + 1."""
     ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
     rows = store.query(cypher.VECTOR_CANDIDATES, k=config.top_k + 1,
                        mentions=[{"index": i, "embedding": vectors[m]} for i, m in enumerate(ids)])
