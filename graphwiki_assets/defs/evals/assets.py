@@ -29,7 +29,7 @@ def _numbers(headline: dict) -> dict:
 
 def md_table(rows: list[dict], columns: list[str]) -> str:
     head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
-    cell = lambda v: str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    cell = lambda v: "–" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
     return head + "".join("| " + " | ".join(cell(r.get(c, "")) for c in columns) + " |\n" for r in rows)
 
 
