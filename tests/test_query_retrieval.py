@@ -55,11 +55,13 @@ def test_seeds_are_weighted_by_specificity(seed_graph, embedder):
     assert seeds["c-neo4j"] == pytest.approx(1 / 7)
 
 
-def test_retrieve_sources_ranks_the_sources_around_the_question_entities(seed_graph, embedder):
-    ranked = retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3)
+def test_ppr_ranks_the_sources_around_the_question_entities(seed_graph, embedder):
+    ranked = retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3, method="ppr")
     assert len(ranked) == 3 and ranked[0][0] == "src-cypher"  # GQL's only source
     assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
-    assert "src-neo4j-old" not in [s for s, _ in retrieve_sources(seed_graph, embedder, "Neo4j 4.4 LTS", k=12)]
+    for method in ("ppr", "bridge", "traversal"):
+        assert "src-neo4j-old" not in [s for s, _ in retrieve_sources(seed_graph, embedder, "Neo4j 4.4 LTS", k=12,
+                                                                      method=method)]
 
 
 def test_traversal_and_flat_methods(seed_graph, embedder):
@@ -77,7 +79,7 @@ def test_the_projection_is_kept_not_rebuilt_per_query_and_refreshed_after_change
     assert status.exists and not status.stale and {"DERIVED_FROM", "RELATES_TO"} <= set(status.types)
     assert status.nodes == seed_graph.query(
         "MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN count(n) AS n")[0]["n"]
-    retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3)
+    retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3, method="ppr")
     assert ensure_projection(seed_graph).refreshed is False  # queries only stream from it
     seed_graph.query("CREATE (:Concept {id: 'c-new', name: 'New', type: 'Concept', status: 'current'})")
     assert projection_status(seed_graph).stale
@@ -85,3 +87,53 @@ def test_the_projection_is_kept_not_rebuilt_per_query_and_refreshed_after_change
     seed_graph.query("CALL gds.graph.drop($g) YIELD graphName RETURN graphName", g=PROJECTION)
     assert rank_related(seed_graph, ["c-cypher"], k=2, damping=0.5)  # missing (a restart): built again
     assert refresh_projection(seed_graph).nodes == status.nodes + 1
+
+
+# An invented corpus (no world knowledge can help): the waterfall's passage never names the
+# river, and other waterfall passages are closer to the question's wording than it is.
+BRIDGE_SOURCES = {
+    "s-river": ("Varn River", "The Varn River rises in the hills of Oskeland and flows north into the Tull.",
+                ["Varn River", "Oskeland", "Tull"]),
+    "s-falls": ("Brennick Falls", "Brennick Falls drops two hundred metres into a gorge in the south of Oskeland.",
+                ["Brennick Falls", "Oskeland"]),
+    "s-mallow": ("Mallow Falls", "Mallow Falls is the tallest waterfall of Dantria, a country of rivers.",
+                 ["Mallow Falls", "Dantria"]),
+    "s-quell": ("Quell Falls", "Quell Falls is a waterfall on a river in Dantria that tourists visit in spring.",
+                ["Quell Falls", "Dantria"]),
+    "s-harn": ("Harn Falls", "Harn Falls is a famous waterfall where a river leaves the Perrow plateau.",
+               ["Harn Falls", "Perrow"]),
+    "s-tull": ("Tull", "The Tull is a river that reaches the sea at Corrane.", ["Tull", "Corrane"]),
+}
+BRIDGE_QUESTION = "What is the name of the waterfall in the country where the Varn River rises?"
+
+
+@pytest.fixture
+def bridge_graph(store, embedder):
+    for sid, (title, text, names) in BRIDGE_SOURCES.items():
+        store.query("CREATE (:Source {id: $id, title: $title, text: $text, status: 'current', embedding: $e})",
+                    id=sid, title=title, text=text, e=embedder.encode_one(f"{title}\n\n{text}"))
+        for name in names:
+            store.query("MERGE (c:Concept {id: $cid}) ON CREATE SET c.name = $name, c.status = 'current' "
+                        "WITH c MATCH (s:Source {id: $sid}) MERGE (c)-[:DERIVED_FROM]->(s)",
+                        cid="c-" + name.lower().replace(" ", "-"), name=name, sid=sid)
+    return store
+
+
+def test_bridge_reaches_the_passage_that_shares_a_concept_with_the_best_match(bridge_graph, embedder):
+    flat = [sid for sid, _ in flat_sources(bridge_graph, embedder, BRIDGE_QUESTION, 3)]
+    assert flat[0] == "s-river" and "s-falls" not in flat[:2]  # the premise: flat ranks it low
+    ranked = retrieve_sources(bridge_graph, embedder, BRIDGE_QUESTION, k=2, method="bridge")
+    assert [sid for sid, _ in ranked] == ["s-river", "s-falls"]  # bridged through Oskeland
+    assert ranked[0][1] >= ranked[1][1]
+
+
+def test_bridge_does_not_follow_concepts_in_too_many_passages(bridge_graph, embedder):
+    # With Oskeland over the degree cap only the passages' own cosines remain: flat's order.
+    capped = retrieve_sources(bridge_graph, embedder, BRIDGE_QUESTION, k=3, method="bridge",
+                              config=RetrievalConfig(max_bridge_degree=1))
+    assert [sid for sid, _ in capped] == [sid for sid, _ in flat_sources(bridge_graph, embedder, BRIDGE_QUESTION, 3)]
+
+
+def test_bridge_is_the_default_graph_method(bridge_graph, embedder):
+    assert retrieve_sources(bridge_graph, embedder, BRIDGE_QUESTION, k=2) == retrieve_sources(
+        bridge_graph, embedder, BRIDGE_QUESTION, k=2, method="bridge")

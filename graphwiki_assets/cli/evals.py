@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     mh.add_argument("--questions", type=Path, required=True, help='JSONL of {"id", "question", "needed"}')
     mh.add_argument("--k", type=int, default=5, help="documents retrieved per question (default 5)")
     mh.add_argument("--hops", type=int, default=2, help="graph traversal depth (default 2)")
-    mh.add_argument("--method", default="ppr", help="graph retrieval method (default ppr)")
+    mh.add_argument("--method", default="bridge", choices=("bridge", "ppr", "traversal"),
+                    help="graph retrieval method (default bridge)")
     mh.add_argument("--limit", type=int, help="only the first N questions (the whole corpus is ingested)")
     mh.add_argument("--no-sweep", action="store_true", help="skip the hops x k precision sweep")
     mh.set_defaults(handler=run_multihop)
@@ -91,21 +92,26 @@ def er_text(r: dict) -> str:
 
 
 def multihop_text(r: dict) -> str:
+    from graphwiki_assets.core.evals.multihop import reported_methods
+
     lines = [f"{r['name']}: {r['n']} questions, {r['corpus_docs']} documents, k={r['k']}, hops={r['hops']}, "
              f"graph method {r['method']}, backend {r['backend']}"]
-    for m in ("flat", "graph", "traversal"):
-        if m in r:
-            x = r[m]
-            lines.append(f"{m:9}: recall@{r['k']} {x['recall']:.3f}, AR@{r['k']} {x['all_recall']:.3f} "
-                         f"({x['all_found']}/{r['n']}), {x['docs_per_question']:.1f} docs/question, precision "
-                         f"{x['precision']:.3f}, {x['context_tokens']:.0f} context tokens of {r['corpus_tokens']}")
+    for m in reported_methods(r):
+        x = r[m]
+        lines.append(f"{m:9}: recall@{r['k']} {x['recall']:.3f}, AR@{r['k']} {x['all_recall']:.3f} "
+                     f"({x['all_found']}/{r['n']}), {x['docs_per_question']:.1f} docs/question, precision "
+                     f"{x['precision']:.3f}, {x['context_tokens']:.0f} context tokens of {r['corpus_tokens']}")
     i = r["ingest"]
     tokens = "unknown (warm cache)" if i["prompt_tokens_per_passage"] is None else i["prompt_tokens_per_passage"]
     lines.append(f"ingest: {i['llm_calls_per_passage']} LLM calls and {tokens} prompt tokens per passage "
                  f"({i['cache_hits']} cache hits), {i['seconds']}s")
     for row in r.get("sweep", []):
-        where = (f"traversal hops={row['hops']} fan-out={row['fanout']}, all reached" if row["method"] == "traversal"
-                 else f"ppr k={row['k']}")
+        if row["method"] == "traversal":
+            where = f"traversal hops={row['hops']} fan-out={row['fanout']}, all reached"
+        elif row["fanout"] is not None:
+            where = f"{row['method']} anchors={row['fanout']} k={row['k']}"
+        else:
+            where = f"{row['method']} k={row['k']}"
         lines.append(f"  {where}: AR {row['all_recall']:.3f}, precision {row['precision']:.3f}, "
                      f"{row['docs_per_question']:.1f} docs")
     return "\n".join(lines)

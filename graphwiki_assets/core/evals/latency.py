@@ -21,11 +21,17 @@ WHERE c.status <> 'superseded' AND COUNT { (c)--() } >= 2
 RETURN c.name AS name ORDER BY c.id
 """
 
+# Pairs two concept hops apart and not adjacent, so a path has an intermediate to explain.
+# Bounded per name: a variable-length match from a hub would enumerate millions of paths.
 CONNECTED_PAIRS = """
 UNWIND $names AS name
-MATCH (a:Concept {name: name})-[:RELATES_TO*2..3]-(b:Concept)
-WHERE b <> a AND b.status <> 'superseded'
-WITH name, collect(DISTINCT b.name)[..3] AS others
+CALL (name) {
+  MATCH (a:Concept {name: name})-[:RELATES_TO|PART_OF]-(m:Concept)
+  WITH a, m LIMIT $via
+  MATCH (m)-[:RELATES_TO|PART_OF]-(b:Concept)
+  WHERE b <> a AND b.status <> 'superseded' AND NOT EXISTS { (a)-[:RELATES_TO|PART_OF]-(b) }
+  RETURN collect(DISTINCT b.name)[..3] AS others
+}
 RETURN name, others
 """
 
@@ -51,7 +57,7 @@ def measure(store: GraphStore, embedder, llm, per_shape: int = 30, seed: int = 0
     if not names:
         return {"error": "the graph has no connected concepts to ask about"}
     picked = rng.sample(names, min(per_shape, len(names)))
-    pairs = [(r["name"], rng.choice(r["others"])) for r in store.query(CONNECTED_PAIRS, names=picked) if r["others"]]
+    pairs = [(r["name"], rng.choice(r["others"])) for r in store.query(CONNECTED_PAIRS, names=picked, via=20) if r["others"]]
     ask(store, embedder, llm, f"What is {picked[0]}?")  # warm-up: projection, model, caches
     results: dict = {}
     for shape, template in SHAPES.items():

@@ -3,8 +3,9 @@
 The corpus is ingested into an empty eval graph through the real pipeline (so the graph
 is what the configured LLM backend builds); each question is then retrieved for at the
 same k by flat = top-k Sources by cosine to the question, graph = the query layer's
-retrieve_sources (entry concepts, then PPR by default) and, beside it, its N-hop
-traversal. Source ids map back to corpus ids through Source.paths (``{namespace}/{id}``).
+retrieve_sources (bridge by default: anchor passages, the concepts they mention, the
+passages those concepts reach) and, beside it, the other graph methods (PPR, N-hop
+traversal). Source ids map back to corpus ids through Source.paths (``{namespace}/{id}``).
 
 Per method: recall of needed documents at k, AR@k (share of questions with every needed
 document in the top k), documents pulled and precision, context tokens against the corpus
@@ -28,6 +29,7 @@ from graphwiki_assets.core.store.driver import GraphStore
 SWEEP_HOPS = (1, 2, 3)
 SWEEP_FANOUT = (3, 10)
 SWEEP_K = (2, 5, 10)
+SWEEP_ANCHORS = (1, 3, 5, 10)
 REACHED_CAP = 200  # traversal sweep: every document reached (the walk's own max_nodes bounds it)
 
 
@@ -107,9 +109,16 @@ def score_method(questions: list[dict], retrieved: dict[str, list[str]], tokens:
     }
 
 
+def reported_methods(result: dict) -> list[str]:
+    """The method keys a result holds, flat and the chosen graph method first."""
+    from graphwiki_assets.core.query.retrieval import GRAPH_METHODS
+
+    return [m for m in ("flat", "graph", *GRAPH_METHODS) if m in result]
+
+
 def retrieve(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: dict[str, list[str]],
              k: int, method: str, hops: int = 2, reached_only: bool = False, **config) -> dict[str, list[str]]:
-    """Corpus ids per question for one method ("flat", "ppr", "traversal")."""
+    """Corpus ids per question for one method ("flat", "bridge", "ppr", "traversal")."""
     from graphwiki_assets.core.query.retrieval import RetrievalConfig, flat_sources, retrieve_sources
 
     def ranked(question: str):
@@ -121,9 +130,10 @@ def retrieve(store: GraphStore, embedder: Embedder, questions: list[dict], id_ma
 
 
 def sweep(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: dict[str, list[str]],
-          tokens: dict[str, int], n_docs: int) -> list[dict]:
+          tokens: dict[str, int], n_docs: int, method: str = "bridge", k: int = 5) -> list[dict]:
     """Precision against depth and fan-out. Traversal (the seed's method) keeps every document
-    it reaches, at each hops x per-node fan-out; PPR ranks, so its fan-out is k itself."""
+    it reaches, at each hops x per-node fan-out; bridge's fan-out is its number of anchor
+    passages (at k); the graph method is also run at several k."""
     keep = ("recall", "all_recall", "precision", "docs_per_question")
     rows = []
     for hops in SWEEP_HOPS:
@@ -133,14 +143,18 @@ def sweep(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: 
             scores = score_method(questions, got, tokens)
             rows.append({"method": "traversal", "hops": hops, "fanout": fanout, "k": "reached",
                          **{m: scores[m] for m in keep}})
-    for k in sorted({min(k, n_docs) for k in SWEEP_K}):
-        scores = score_method(questions, retrieve(store, embedder, questions, id_map, k, "ppr"), tokens)
-        rows.append({"method": "ppr", "hops": None, "fanout": None, "k": k, **{m: scores[m] for m in keep}})
+    for anchors in SWEEP_ANCHORS:
+        scores = score_method(questions, retrieve(store, embedder, questions, id_map, k, "bridge", anchors=anchors),
+                              tokens)
+        rows.append({"method": "bridge", "hops": 1, "fanout": anchors, "k": k, **{m: scores[m] for m in keep}})
+    for k_ in sorted({min(k_, n_docs) for k_ in SWEEP_K}):
+        scores = score_method(questions, retrieve(store, embedder, questions, id_map, k_, method), tokens)
+        rows.append({"method": method, "hops": None, "fanout": None, "k": k_, **{m: scores[m] for m in keep}})
     return rows
 
 
 def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], questions: list[dict],
-                 k: int = 5, hops: int = 2, method: str = "ppr", name: str = "", with_sweep: bool = True,
+                 k: int = 5, hops: int = 2, method: str = "bridge", name: str = "", with_sweep: bool = True,
                  log: Callable[[str], None] = lambda msg: None) -> dict:
     """Ingest ``docs`` into the (empty) store, then score flat and graph retrieval at k."""
     from graphwiki_assets.core.query.retrieval import refresh_projection
@@ -155,8 +169,10 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     tokens = {d["id"]: estimate_tokens(f"{d.get('title', '')}\n\n{d['text']}") for d in docs}
     log(f"retrieving for {len(questions)} questions (k={k}, hops={hops}, method={method})")
     retrieval_started = time.monotonic()
-    # "graph" is the method asked for; traversal is reported beside it when that is PPR.
-    methods = {"flat": "flat", "graph": method, **({"traversal": "traversal"} if method != "traversal" else {})}
+    from graphwiki_assets.core.query.retrieval import GRAPH_METHODS
+
+    # "graph" is the method asked for (and gated); the other graph methods are reported beside it.
+    methods = {"flat": "flat", "graph": method, **{m: m for m in GRAPH_METHODS if m not in (method, "flat")}}
     got = {name_: retrieve(store, embedder, questions, id_map, k, m, hops=hops) for name_, m in methods.items()}
     corpus_tokens = sum(tokens.values())
     result = {"name": name, "n": len(questions), "k": k, "hops": hops, "method": method, "corpus_docs": len(docs),
@@ -171,7 +187,7 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     result["retrieval_seconds"] = round(time.monotonic() - retrieval_started, 2)
     if with_sweep:
         log("sweeping hops x fan-out")
-        result["sweep"] = sweep(store, embedder, questions, id_map, tokens, len(docs))
+        result["sweep"] = sweep(store, embedder, questions, id_map, tokens, len(docs), method if method != "flat" else "bridge", k)
     result["questions"] = [{"id": q["id"], "needed": q["needed"],
                             **{name_: got[name_][q["id"]] for name_ in methods},
                             **{f"{name_}_all": set(q["needed"]) <= set(got[name_][q["id"]]) for name_ in methods}}
@@ -183,7 +199,7 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
 def headline(result: dict) -> dict:
     keys = ["n", "k", "graph_margin", "flat.recall", "flat.all_recall", "flat.precision", "flat.docs_per_question",
             "graph.recall", "graph.all_recall", "graph.precision", "graph.docs_per_question",
-            "traversal.recall", "traversal.all_recall",
+            "ppr.recall", "ppr.all_recall", "traversal.recall", "traversal.all_recall",
             "flat.context_tokens", "graph.context_tokens", "corpus_tokens",
             "ingest.llm_calls_per_passage", "ingest.prompt_tokens_per_passage", "ingest.seconds"]
     return {key: v for key in keys if (v := metrics.dotted(result, key)) is not None}

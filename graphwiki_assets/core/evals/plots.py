@@ -12,7 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from graphwiki_assets.core.evals import metrics  # noqa: E402
 
-COLOURS = {"same": "#2a9d8f", "related": "#e9c46a", "unrelated": "#e76f51", "flat": "#8d99ae", "graph": "#2a6f97"}
+COLOURS = {"same": "#2a9d8f", "related": "#e9c46a", "unrelated": "#e76f51", "flat": "#8d99ae", "graph": "#2a6f97",
+           "bridge": "#61a5c2", "ppr": "#89c2d9", "traversal": "#a9d6e5"}
 
 
 def _png(fig) -> bytes:
@@ -55,9 +56,9 @@ def er_plot(result: dict) -> bytes:
 
 
 def multihop_plot(result: dict) -> bytes:
-    """Bars per method at k; traversal precision/AR by hops and fan-out; PPR by k."""
+    """Bars per method at k; traversal precision/AR by hops and fan-out; the graph method by k."""
     fig, (bars, hops_ax, k_ax) = plt.subplots(1, 3, figsize=(14, 3.6))
-    methods = [m for m in ("flat", "graph", "traversal") if m in result]
+    methods = [m for m in ("flat", "graph", "bridge", "ppr", "traversal") if m in result]
     names = ["recall", "all_recall", "precision"]
     width = 0.8 / len(methods)
     for i, method in enumerate(methods):
@@ -78,11 +79,11 @@ def multihop_plot(result: dict) -> bytes:
                              textcoords="offset points", xytext=(3, 3))
     hops_ax.set(title="traversal, all reached docs (labels: docs/question)", xlabel="hops", ylim=(0, 1.05))
     hops_ax.set_xticks(sorted({r["hops"] for r in rows if r["method"] == "traversal"}))
-    ppr = [r for r in rows if r["method"] == "ppr"]
-    if ppr:
-        k_ax.plot([r["k"] for r in ppr], [r["precision"] for r in ppr], marker="o", label="precision")
-        k_ax.plot([r["k"] for r in ppr], [r["all_recall"] for r in ppr], marker="x", linestyle="--", label="AR@k")
-    k_ax.set(title="PPR: fan-out = k", xlabel="k", ylim=(0, 1.05))
+    by_k = [r for r in rows if r["method"] == result["method"] and r["fanout"] is None]
+    if by_k:
+        k_ax.plot([r["k"] for r in by_k], [r["precision"] for r in by_k], marker="o", label="precision")
+        k_ax.plot([r["k"] for r in by_k], [r["all_recall"] for r in by_k], marker="x", linestyle="--", label="AR@k")
+    k_ax.set(title=f"{result['method']}: documents = k", xlabel="k", ylim=(0, 1.05))
     for ax in (hops_ax, k_ax):
         if rows:
             ax.legend(fontsize=6)

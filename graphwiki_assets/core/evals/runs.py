@@ -28,7 +28,7 @@ def er_eval(settings: Settings, embedder, llm, pairs_path: Path | str, limit: in
 
 
 def multihop_eval(settings: Settings, embedder, llm, corpus: Path | str, questions: Path | str,
-                  k: int = 5, hops: int = 2, limit: int | None = None, method: str = "ppr",
+                  k: int = 5, hops: int = 2, limit: int | None = None, method: str = "bridge",
                   with_sweep: bool = True, name: str = "", log: Log = lambda m: None) -> dict:
     docs, qs = multihop.load_set(corpus, questions, limit)
     name = name or Path(corpus).parent.name

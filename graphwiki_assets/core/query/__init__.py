@@ -2,7 +2,7 @@
 
 Public API:
     ask(store, embedder, llm, question, **opts) -> Answer
-    retrieve_sources(store, embedder, question, k, hops=2, method="ppr") -> [(source_id, score)]
+    retrieve_sources(store, embedder, question, k, hops=2, method="bridge") -> [(source_id, score)]
     flat_sources(store, embedder, question, k) -> [(source_id, score)]
     refresh_projection(store) -> ProjectionStatus   (call after ingest)
 """

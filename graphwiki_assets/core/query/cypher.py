@@ -263,6 +263,21 @@ WHERE c.status <> 'superseded'
 RETURN c.id AS id, max(score) AS score
 """
 
+# Bridge retrieval: passages that share a concept with an anchor passage. A concept in many
+# passages is a weak bridge (the boost is divided by its passage count); one past
+# $max_degree is skipped so a hub cannot make a query scan the corpus.
+BRIDGED_SOURCES = """
+UNWIND $anchors AS a
+MATCH (:Source {id: a.id})<-[:DERIVED_FROM]-(c:Concept)
+WHERE c.status <> 'superseded'
+WITH a, c, COUNT { (c)-[:DERIVED_FROM]->(:Source) } AS degree
+WHERE 2 <= degree <= $max_degree
+MATCH (c)-[:DERIVED_FROM]->(p:Source)
+WHERE p.id <> a.id AND p.status <> 'superseded' AND p.embedding IS NOT NULL
+WITH p, max(a.score / degree) AS boost
+RETURN p.id AS id, boost, vector.similarity.cosine(p.embedding, $embedding) AS relevance
+"""
+
 # Specificity: HippoRAG 2 divides a seed's weight by the number of passages it occurs in.
 CONCEPT_SOURCE_COUNTS = """
 UNWIND $ids AS id

@@ -72,7 +72,7 @@ def er_metadata(result: dict) -> dict:
 
 def multihop_metadata(result: dict) -> dict:
     columns = ["recall", "all_recall", "docs_per_question", "precision", "context_tokens"]
-    rows = [{"method": m, **{k: result[m][k] for k in columns}} for m in ("flat", "graph", "traversal") if m in result]
+    rows = [{"method": m, **{k: result[m][k] for k in columns}} for m in multihop.reported_methods(result)]
     tables = (md_table(rows, ["method", *columns])
               + "\n### precision against hops and fan-out\n"
               + md_table(result.get("sweep", []), ["method", "hops", "fanout", "k", "recall", "all_recall",
