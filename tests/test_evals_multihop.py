@@ -15,7 +15,7 @@ import pytest
 
 from graphwiki_assets.cli.main import main
 from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
-from graphwiki_assets.core.evals.multihop import SWEEP_HOPS, load_jsonl
+from graphwiki_assets.core.evals.multihop import SWEEP_ANCHORS, SWEEP_HOPS, load_jsonl
 
 SEED = MULTIHOP_SETS["multihop_eval_seed"]
 K = 3
@@ -84,3 +84,16 @@ def test_traversal_reaches_more_documents_with_more_hops(result):
         docs = [r["docs_per_question"] for r in rows]
         assert docs == sorted(docs)
         assert all(0 <= r["precision"] <= 1 for r in rows)
+
+
+def test_every_graph_method_is_reported_beside_the_gated_one(result):
+    assert result["method"] == "bridge"  # the default graph method
+    for method in ("ppr", "traversal"):
+        assert {"recall", "all_recall", "precision"} <= set(result[method])
+    assert "bridge" not in result  # it is "graph" here, not reported twice
+
+
+def test_bridge_sweep_reports_each_anchor_count(result):
+    rows = [r for r in result["sweep"] if r["method"] == "bridge" and r["fanout"] is not None]
+    assert [r["fanout"] for r in rows] == list(SWEEP_ANCHORS)
+    assert all(r["k"] == K and r["docs_per_question"] <= K and 0 <= r["precision"] <= 1 for r in rows)
