@@ -13,9 +13,10 @@ import json
 
 import pytest
 
-from graphwiki_assets.cli.main import main
+from graphwiki_assets.cli.main import build_parser, main
 from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
 from graphwiki_assets.core.evals.multihop import SWEEP_ANCHORS, SWEEP_HOPS, load_jsonl
+from graphwiki_assets.core.query.retrieval import GRAPH_METHODS
 
 SEED = MULTIHOP_SETS["multihop_eval_seed"]
 K = 3
@@ -97,3 +98,13 @@ def test_bridge_sweep_reports_each_anchor_count(result):
     rows = [r for r in result["sweep"] if r["method"] == "bridge" and r["fanout"] is not None]
     assert [r["fanout"] for r in rows] == list(SWEEP_ANCHORS)
     assert all(r["k"] == K and r["docs_per_question"] <= K and 0 <= r["precision"] <= 1 for r in rows)
+
+
+def test_the_cli_offers_every_graph_method_and_nothing_else():
+    args = build_parser().parse_args(["eval", "multihop", "--corpus", "c", "--questions", "q"])
+    assert args.method == GRAPH_METHODS[0] == "bridge"
+    for method in GRAPH_METHODS:
+        assert build_parser().parse_args(["eval", "multihop", "--corpus", "c", "--questions", "q",
+                                          "--method", method]).method == method
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["eval", "multihop", "--corpus", "c", "--questions", "q", "--method", "flat"])

@@ -22,7 +22,9 @@ RETURN c.name AS name ORDER BY c.id
 """
 
 # Pairs two concept hops apart and not adjacent, so a path has an intermediate to explain.
-# Bounded per name: a variable-length match from a hub would enumerate millions of paths.
+# Bounded per name (PAIR_VIA intermediates): a variable-length match from a hub would
+# enumerate millions of paths.
+PAIR_VIA = 20
 CONNECTED_PAIRS = """
 UNWIND $names AS name
 CALL (name) {
@@ -57,7 +59,7 @@ def measure(store: GraphStore, embedder, llm, per_shape: int = 30, seed: int = 0
     if not names:
         return {"error": "the graph has no connected concepts to ask about"}
     picked = rng.sample(names, min(per_shape, len(names)))
-    pairs = [(r["name"], rng.choice(r["others"])) for r in store.query(CONNECTED_PAIRS, names=picked, via=20) if r["others"]]
+    pairs = [(r["name"], rng.choice(r["others"])) for r in store.query(CONNECTED_PAIRS, names=picked, via=PAIR_VIA) if r["others"]]
     ask(store, embedder, llm, f"What is {picked[0]}?")  # warm-up: projection, model, caches
     results: dict = {}
     for shape, template in SHAPES.items():

@@ -24,6 +24,8 @@ from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, records_as_documents
 from graphwiki_assets.core.llm.prompts import estimate_tokens
+from graphwiki_assets.core.query.retrieval import (GRAPH_METHODS, RetrievalConfig, flat_sources, refresh_projection,
+                                                  retrieve_sources)
 from graphwiki_assets.core.store.driver import GraphStore
 
 SWEEP_HOPS = (1, 2, 3)
@@ -111,16 +113,12 @@ def score_method(questions: list[dict], retrieved: dict[str, list[str]], tokens:
 
 def reported_methods(result: dict) -> list[str]:
     """The method keys a result holds, flat and the chosen graph method first."""
-    from graphwiki_assets.core.query.retrieval import GRAPH_METHODS
-
     return [m for m in ("flat", "graph", *GRAPH_METHODS) if m in result]
 
 
 def retrieve(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: dict[str, list[str]],
              k: int, method: str, hops: int = 2, reached_only: bool = False, **config) -> dict[str, list[str]]:
     """Corpus ids per question for one method ("flat", "bridge", "ppr", "traversal")."""
-    from graphwiki_assets.core.query.retrieval import RetrievalConfig, flat_sources, retrieve_sources
-
     def ranked(question: str):
         if method == "flat":
             return flat_sources(store, embedder, question, k)
@@ -157,8 +155,6 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
                  k: int = 5, hops: int = 2, method: str = "bridge", name: str = "", with_sweep: bool = True,
                  log: Callable[[str], None] = lambda msg: None) -> dict:
     """Ingest ``docs`` into the (empty) store, then score flat and graph retrieval at k."""
-    from graphwiki_assets.core.query.retrieval import refresh_projection
-
     started = time.monotonic()
     namespace = name or "corpus"
     log(f"ingesting {len(docs)} passages ({llm.label})")
@@ -169,10 +165,8 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     tokens = {d["id"]: estimate_tokens(f"{d.get('title', '')}\n\n{d['text']}") for d in docs}
     log(f"retrieving for {len(questions)} questions (k={k}, hops={hops}, method={method})")
     retrieval_started = time.monotonic()
-    from graphwiki_assets.core.query.retrieval import GRAPH_METHODS
-
     # "graph" is the method asked for (and gated); the other graph methods are reported beside it.
-    methods = {"flat": "flat", "graph": method, **{m: m for m in GRAPH_METHODS if m not in (method, "flat")}}
+    methods = {"flat": "flat", "graph": method, **{m: m for m in GRAPH_METHODS if m != method}}
     got = {name_: retrieve(store, embedder, questions, id_map, k, m, hops=hops) for name_, m in methods.items()}
     corpus_tokens = sum(tokens.values())
     result = {"name": name, "n": len(questions), "k": k, "hops": hops, "method": method, "corpus_docs": len(docs),

@@ -10,7 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from graphwiki_assets.core.evals import metrics  # noqa: E402
+from graphwiki_assets.core.evals import metrics, multihop  # noqa: E402
 
 COLOURS = {"same": "#2a9d8f", "related": "#e9c46a", "unrelated": "#e76f51", "flat": "#8d99ae", "graph": "#2a6f97",
            "bridge": "#61a5c2", "ppr": "#89c2d9", "traversal": "#a9d6e5"}
@@ -58,7 +58,7 @@ def er_plot(result: dict) -> bytes:
 def multihop_plot(result: dict) -> bytes:
     """Bars per method at k; traversal precision/AR by hops and fan-out; the graph method by k."""
     fig, (bars, hops_ax, k_ax) = plt.subplots(1, 3, figsize=(14, 3.6))
-    methods = [m for m in ("flat", "graph", "bridge", "ppr", "traversal") if m in result]
+    methods = multihop.reported_methods(result)
     names = ["recall", "all_recall", "precision"]
     width = 0.8 / len(methods)
     for i, method in enumerate(methods):

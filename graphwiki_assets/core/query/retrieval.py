@@ -2,12 +2,13 @@
 
 ``bridge`` (the default) follows how a multi-hop question is answered by hand: the passage
 nearest the question is the anchor (the chain's first hop); every concept it mentions is a
-possible bridge entity; a passage that mentions the same concept is reached through it. A passage scores
-its own cosine to the question plus, at best over its bridges, the anchor's cosine divided
-by the number of passages the bridge concept occurs in (a concept in every passage bridges
-nothing); the anchor, where the chain starts, counts its own cosine twice and stays first. The passage that names the bridge entity and matches the rest of the question
-(the "waterfall" in "the waterfall in the country where the Bubye River is") then ranks
-beside the anchor, where flat retrieval ranks it far down.
+possible bridge entity; a passage that mentions the same concept is reached through it. A
+passage scores its own cosine to the question plus, at best over its bridges, the anchor's
+cosine divided by the number of passages the bridge concept occurs in (a concept in every
+passage bridges nothing); the anchor, where the chain starts, counts its own cosine twice
+and stays first. The passage that names the bridge entity and matches the rest of the
+question (the "waterfall" in "the waterfall in the country where the Bubye River is") then
+ranks beside the anchor, where flat retrieval ranks it far down.
 
 ``ppr`` links the question to concepts three ways — concepts it names
 verbatim (exact keys), the claims nearest to it (HippoRAG 2 matches the query against
