@@ -26,4 +26,7 @@ def _area_definitions() -> list[dg.Definitions]:
 
 @dg.definitions
 def defs() -> dg.Definitions:
-    return dg.Definitions.merge(*_area_definitions(), dg.Definitions(resources=build_resources()))
+    # One process per run: steps share the loaded embedding model, and backfills launched from
+    # the asset graph (which do not use a job's executor) do the same.
+    return dg.Definitions.merge(*_area_definitions(),
+                                dg.Definitions(resources=build_resources(), executor=dg.in_process_executor))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, read_paths
+from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 from graphwiki_assets.core.llm.client import build_llm
 
 SMOKE_TEXTS = {
@@ -36,9 +36,10 @@ def write_sources(folder: Path, texts: dict[str, str]) -> list[Path]:
     return paths
 
 
-def ingest(store, embedder, settings, paths, cache=True):
+def ingest(store, embedder, settings, paths, cache=True, batch_size=32):
     llm = build_llm(settings.llm, settings.cache_dir if cache else None)
-    return ingest_documents(Ingestor(store=store, embedder=embedder, llm=llm), read_paths(paths))
+    ingestor = Ingestor(store=store, embedder=embedder, llm=llm, config=IngestConfig(batch_size=batch_size))
+    return ingest_documents(ingestor, read_paths(paths))
 
 
 def counts(store) -> dict:

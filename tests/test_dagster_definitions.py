@@ -47,27 +47,65 @@ def test_the_sources_sensor_targets_the_ingest_job_and_runs_by_default():
     assert sensor.job_name == "ingest_sources"
 
 
-def test_sensor_adds_partitions_for_new_files_and_requests_runs_for_changes(tmp_path):
+def _sensor(instance, config, neo4j, cursor=None):
     from graphwiki_assets.defs.ingest.sensors import sources_sensor
-    from graphwiki_assets.defs.resources import GraphwikiConfig
+
+    return sources_sensor(dg.build_sensor_context(instance=instance, cursor=cursor,
+                                                  resources={"graphwiki": config, "neo4j": neo4j}))
+
+
+def _ranges(result) -> list[tuple[str, str]]:
+    return [(r.tags["dagster/asset_partition_range_start"], r.tags["dagster/asset_partition_range_end"])
+            for r in result.run_requests]
+
+
+def test_sensor_adds_partitions_for_new_files_and_requests_one_run_per_stretch_of_them(store, settings, tmp_path):
+    from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
 
     (tmp_path / "a.md").write_text("# A\nAlpha is a letter.")
+    (tmp_path / "b.md").write_text("# B\nBeta is a letter.")
     (tmp_path / "notes.bin").write_bytes(b"\x00\x01")  # not a source type: ignored
     instance = dg.DagsterInstance.ephemeral()
     config = GraphwikiConfig(home=str(tmp_path), sources_dir=str(tmp_path))
+    neo4j = Neo4jResource(uri=settings.neo4j.uri, username=settings.neo4j.username, password=settings.neo4j.password)
 
-    first = sources_sensor(dg.build_sensor_context(instance=instance, resources={"graphwiki": config}))
-    assert [r.partition_key for r in first.run_requests] == ["a.md"]
-    assert first.dynamic_partitions_requests[0].partition_keys == ["a.md"]
-    instance.add_dynamic_partitions("sources", ["a.md"])
+    first = _sensor(instance, config, neo4j)
+    assert _ranges(first) == [("a.md", "b.md")]  # two new files, one run
+    assert first.dynamic_partitions_requests[0].partition_keys == ["a.md", "b.md"]
+    instance.add_dynamic_partitions("sources", ["a.md", "b.md"])
 
-    unchanged = sources_sensor(dg.build_sensor_context(instance=instance, cursor=first.cursor,
-                                                       resources={"graphwiki": config}))
-    assert unchanged.run_requests == [] and not unchanged.dynamic_partitions_requests
+    unchanged = _sensor(instance, config, neo4j, first.cursor)
+    assert isinstance(unchanged, dg.SkipReason)
 
-    (tmp_path / "a.md").write_text("# A\nAlpha is the first letter.")
-    (tmp_path / "b.md").write_text("# B\nBeta is a letter.")
-    changed = sources_sensor(dg.build_sensor_context(instance=instance, cursor=first.cursor,
-                                                     resources={"graphwiki": config}))
-    assert sorted(r.partition_key for r in changed.run_requests) == ["a.md", "b.md"]
-    assert changed.dynamic_partitions_requests[0].partition_keys == ["b.md"]
+    (tmp_path / "b.md").write_text("# B\nBeta is the second letter.")
+    (tmp_path / "c.md").write_text("# C\nGamma is a letter.")
+    changed = _sensor(instance, config, neo4j, first.cursor)
+    assert _ranges(changed) == [("b.md", "c.md")]
+    assert changed.dynamic_partitions_requests[0].partition_keys == ["c.md"]
+
+
+def test_sensor_starts_no_run_for_files_whose_text_the_graph_already_holds(store, embedder, settings, tmp_path):
+    from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
+    from tests.ingest_helpers import SMOKE_TEXTS, ingest, write_sources
+
+    paths = write_sources(tmp_path, SMOKE_TEXTS)
+    ingest(store, embedder, settings, paths)  # the CLI's path, outside Dagster
+    (tmp_path / "new.md").write_text("# Delta\nDelta is a letter.")
+    instance = dg.DagsterInstance.ephemeral()
+    config = GraphwikiConfig(home=str(tmp_path), sources_dir=str(tmp_path))
+    neo4j = Neo4jResource(uri=settings.neo4j.uri, username=settings.neo4j.username, password=settings.neo4j.password)
+
+    result = _sensor(instance, config, neo4j)
+    assert _ranges(result) == [("new.md", "new.md")]
+    reported = {(e.asset_key.path[-1], e.partition) for e in result.asset_events}
+    assert ("claim_links", "cypher.md") in reported and ("sources", "gds.md") in reported
+    assert not any(partition == "new.md" for _, partition in reported)
+
+
+def test_ranges_cut_stretches_at_the_run_size():
+    from graphwiki_assets.defs.ingest.sensors import ranges
+
+    keys = [f"k{i}" for i in range(7)]
+    assert ranges(keys, {"k0", "k1", "k3", "k4", "k5", "k6"}, limit=3) == [
+        ("k0", "k1", 2), ("k3", "k5", 3), ("k6", "k6", 1)]
+    assert ranges(keys, set()) == []

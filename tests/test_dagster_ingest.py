@@ -1,14 +1,17 @@
-"""The ingest assets materialise through Dagster against the real Neo4j, with checks and metadata."""
+"""The ingest assets materialise through Dagster against the real Neo4j: many partitions per
+run, with the blocking gates, metadata, and nothing spent on unchanged text."""
 
 from __future__ import annotations
 
 import dagster as dg
 
-from graphwiki_assets.defs.ingest.assets import claim_links, extracted_candidates, resolved_concepts, sources, summaries
+from graphwiki_assets.defs.ingest.assets import extracted_candidates, resolve_and_commit, sources, summaries
+from graphwiki_assets.defs.ingest.io import PartitionFilesIOManager
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 from tests.ingest_helpers import SMOKE_TEXTS, counts, write_sources
 
-ASSETS = [sources, extracted_candidates, resolved_concepts, claim_links, summaries]
+ASSETS = [sources, extracted_candidates, resolve_and_commit, summaries]
+RANGE = ("dagster/asset_partition_range_start", "dagster/asset_partition_range_end")
 
 
 def _resources(settings, folder):
@@ -17,32 +20,39 @@ def _resources(settings, folder):
                                password=settings.neo4j.password),
         "embeddings": EmbeddingResource(),
         "llm": LLMResource(cache_dir=str(folder.parent / "llm-cache")),  # fresh: calls are counted
-        "graphwiki": GraphwikiConfig(home=str(folder), sources_dir=str(folder)),
+        "graphwiki": GraphwikiConfig(home=str(folder), sources_dir=str(folder), ingest_batch=2),
+        "ingest_io_manager": PartitionFilesIOManager(base_dir=str(folder.parent / "io")),
     }
 
 
-def _materialise_all(settings, folder, keys):
-    instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("sources", keys)
-    results = [dg.materialize(ASSETS, partition_key=key, instance=instance, resources=_resources(settings, folder),
-                              raise_on_error=False) for key in keys]
-    return instance, results
+def _run(settings, folder, keys, instance=None):
+    """One run over the range of all keys, as the sensor or a backfill launches it."""
+    instance = instance or dg.DagsterInstance.ephemeral()
+    known = set(instance.get_dynamic_partitions("sources"))
+    instance.add_dynamic_partitions("sources", [k for k in keys if k not in known])
+    result = dg.materialize(ASSETS, instance=instance, resources=_resources(settings, folder), raise_on_error=False,
+                            tags={RANGE[0]: keys[0], RANGE[1]: keys[-1]})
+    return instance, result
 
 
-def test_each_source_partition_materialises_and_passes_the_blocking_gates(store, settings, tmp_path):
+def _metadata(result, asset):
+    events = [e for e in result.get_asset_materialization_events() if e.asset_key.path[-1] == asset]
+    return events[0].materialization.metadata, {e.partition for e in events}
+
+
+def test_one_run_ingests_many_partitions_and_passes_the_blocking_gates(store, settings, tmp_path):
     folder = tmp_path / "sources"
     write_sources(folder, SMOKE_TEXTS)
     keys = sorted(SMOKE_TEXTS)
-    _, results = _materialise_all(settings, folder, keys)
-    assert all(r.success for r in results)
-    for result in results:
-        checks = result.get_asset_check_evaluations()
-        assert len(checks) == 4 and all(c.passed for c in checks)
-        materialised = {m.asset_key.path[-1]: m for m in result.get_asset_materialization_events()}
-        assert set(materialised) == {"sources", "extracted_candidates", "resolved_concepts", "claim_links", "summaries"}
-        meta = materialised["extracted_candidates"].materialization.metadata
-        assert meta["llm_calls"].value >= 1 and meta["llm_prompt_tokens"].value > 0
-        assert "offline" in meta["llm_backend"].value
+    _, result = _run(settings, folder, keys)
+    assert result.success
+    for asset in ("sources", "extracted_candidates", "resolved_concepts", "claim_links", "summaries"):
+        assert _metadata(result, asset)[1] == set(keys), asset  # every partition materialised by the one run
+    checks = result.get_asset_check_evaluations()
+    assert len(checks) == 4 and all(c.passed for c in checks)
+    meta, _ = _metadata(result, "extracted_candidates")
+    assert meta["llm_calls"].value >= 1 and meta["llm_prompt_tokens"].value > 0
+    assert "offline" in meta["llm_backend"].value
     assert store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == 3
     assert store.query("MATCH ()-[r:CONTRADICTS]->() RETURN count(r) AS n")[0]["n"] == 1
 
@@ -51,22 +61,22 @@ def test_rematerialising_changes_no_count_and_spends_no_llm_call(store, settings
     folder = tmp_path / "sources"
     write_sources(folder, SMOKE_TEXTS)
     keys = sorted(SMOKE_TEXTS)
-    _materialise_all(settings, folder, keys)
+    instance, _ = _run(settings, folder, keys)
     before = counts(store)
-    _, again = _materialise_all(settings, folder, keys)
-    assert counts(store) == before
-    for result in again:
-        meta = {m.asset_key.path[-1]: m.materialization.metadata for m in result.get_asset_materialization_events()}
-        assert meta["sources"]["status"].value == "unchanged"
+    _, again = _run(settings, folder, keys, instance)
+    assert again.success and counts(store) == before
+    meta, _ = _metadata(again, "sources")
+    assert meta["sources_unchanged"].value == 3 and meta["sources_new"].value == 0
+    for asset in ("extracted_candidates", "resolved_concepts", "summaries"):
+        assert _metadata(again, asset)[0]["llm_calls"].value == 0
 
 
-def test_a_bad_file_is_skipped_in_its_own_partition_without_failing(store, settings, tmp_path):
+def test_a_bad_file_is_skipped_with_its_reason_and_the_run_goes_on(store, settings, tmp_path):
     folder = tmp_path / "sources"
     write_sources(folder, {"ok.md": SMOKE_TEXTS["cypher.md"]})
     (folder / "bad.txt").write_bytes(b"\xff\xfe\x00\x00binary")
-    _, results = _materialise_all(settings, folder, ["bad.txt", "ok.md"])
-    assert all(r.success for r in results)
-    meta = {m.asset_key.path[-1]: m.materialization.metadata for m in results[0].get_asset_materialization_events()}
-    assert meta["sources"]["status"].value == "skipped"
-    assert "binary" in meta["sources"]["reason"].value
+    _, result = _run(settings, folder, ["bad.txt", "ok.md"])
+    assert result.success
+    meta, _ = _metadata(result, "sources")
+    assert meta["sources_skipped"].value == 1 and "binary" in meta["skipped"].value
     assert store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == 1

@@ -54,7 +54,7 @@ def test_pair_mode_stage1_is_the_cosine_floor_and_only_survivors_are_judged(resu
             assert row["stage1"]
     survivors = sum(r["stage1"] for r in result["pairs"])
     assert result["two_stage"]["judged_pairs"] == survivors
-    assert result["two_stage"]["llm_calls"] == math.ceil(survivors / Stage1Config().judge_batch)
+    assert result["two_stage"]["llm_calls"] == math.ceil(survivors / Stage1Config().judge.pairs_per_call)
 
 
 def test_every_wrong_decision_is_listed_with_its_cause(result):

@@ -96,12 +96,13 @@ def test_killing_an_ingest_mid_run_and_rerunning_converges(store, embedder, sett
         [SMOKE_TEXTS["cypher.md"], SMOKE_TEXTS["cql.md"], SMOKE_TEXTS["gds.md"]] * 4)}
     paths = write_sources(tmp_path / "src", corpus)
 
-    ingest(store, embedder, settings, paths, cache=False)
+    ingest(store, embedder, settings, paths, cache=False, batch_size=2)
     reference = counts(store)
     store.query("MATCH (n) DETACH DELETE n")
 
     env = {**os.environ, "NEO4J_URI": settings.neo4j.uri, "NEO4J_PASSWORD": settings.neo4j.password,
-           "GRAPHWIKI_HOME": str(tmp_path / "home"), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache")}
+           "GRAPHWIKI_HOME": str(tmp_path / "home"), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
+           "GRAPHWIKI_INGEST_BATCH": "2"}  # several batches, so the kill lands between commits
     cmd = [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(tmp_path / "src")]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120

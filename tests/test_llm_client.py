@@ -19,6 +19,7 @@ from graphwiki_assets.core.llm.requests import (
     ConflictResponse,
     ConflictVerdict,
     EntityView,
+    ExtractBatchRequest,
     ExtractRequest,
     JudgePair,
     JudgeRequest,
@@ -53,8 +54,19 @@ def test_offline_calls_count_with_estimated_prompt_tokens():
     llm.extract(DOC)
     used = llm.usage.snapshot() - before
     assert used.calls == 1 and used.cache_hits == 0
-    assert used.prompt_tokens == estimate_prompt_tokens(TASKS["extract"].messages(DOC))
+    assert used.prompt_tokens == estimate_prompt_tokens(TASKS["extract"].messages(ExtractBatchRequest(documents=[DOC])))
     assert used.completion_tokens > 0
+    assert used.tasks()["extract"]["calls"] == 1 and set(used.tasks()) == {"extract"}
+
+
+def test_short_documents_share_one_extraction_call_and_keep_their_own_answers():
+    llm = OfflineLLM()
+    other = ExtractRequest(source_id="s2", title="Tarnwell", text="Tarnwell is a lab in Oslo. Tarnwell builds probes.")
+    resp = llm.extract_batch(ExtractBatchRequest(documents=[DOC, other]))
+    assert llm.usage.calls == 1
+    assert [d.doc_id for d in resp.documents] == ["s1", "s2"] and resp.missing == []
+    names = [{c.name for c in d.concepts} for d in resp.documents]
+    assert "Kortel" in names[0] and "Kortel" not in names[1] and "Tarnwell" in names[1]
 
 
 def test_usage_snapshot_diff_and_dict():
@@ -64,6 +76,8 @@ def test_usage_snapshot_diff_and_dict():
     assert (u - snap).as_dict() == {"calls": 2, "cache_hits": 1, "prompt_tokens": 50, "completion_tokens": 0, "retries": 0, "failures": 0}
     assert snap.calls == 3  # a snapshot does not move with the live counters
     assert (snap + (u - snap)).as_dict() == u.as_dict()
+    u.add("judge", calls=1, prompt_tokens=7)
+    assert (u - snap).tasks() == {"judge": {"calls": 1, "prompt_tokens": 7}}
 
 
 def test_counting_is_thread_safe():

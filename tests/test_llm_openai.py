@@ -118,12 +118,15 @@ def make_llm(server: ChatServer, max_retries: int = 2, cache_dir=None):
 
 
 EXTRACT = ExtractRequest(source_id="s1", title="Cypher", text="Cypher, also known as CQL, is a declarative query language.")
-GOOD_EXTRACT = json.dumps(
-    {
-        "concepts": [{"name": "Cypher", "type": "Language", "description": "A query language.", "aliases": ["CQL"]}],
-        "claims": [{"text": "Cypher is a declarative query language.", "about": ["Cypher"]}],
-    }
-)
+def _documents(**by_id) -> str:
+    """An extraction reply: one answer per document id."""
+    return json.dumps({"documents": [{"doc_id": doc_id, **answer} for doc_id, answer in by_id.items()]})
+
+
+GOOD_EXTRACT = _documents(s1={
+    "concepts": [{"name": "Cypher", "type": "Language", "description": "A query language.", "aliases": ["CQL"]}],
+    "claims": [{"text": "Cypher is a declarative query language.", "about": ["Cypher"]}],
+})
 
 
 def test_good_reply_is_validated_labelled_and_counted(server):
@@ -137,7 +140,9 @@ def test_good_reply_is_validated_labelled_and_counted(server):
     sent = server.requests[0]
     assert sent["model"] == "test-model"
     assert sent["response_format"]["type"] == "json_schema"
-    assert sent["response_format"]["json_schema"]["schema"]["required"] == ["concepts", "claims"]
+    schema = sent["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["documents"]
+    assert schema["properties"]["documents"]["items"]["required"] == ["doc_id", "concepts", "claims"]
 
 
 def test_source_text_is_fenced_as_data(server):
@@ -193,19 +198,19 @@ def test_client_errors_are_not_retried(server):
 
 
 def test_malformed_json_is_repaired_by_one_reask(server):
-    server.push(Reply('{"concepts": [ {"name": "Cypher"'), Reply(GOOD_EXTRACT))
+    server.push(Reply('{"documents": [ {"doc_id": "s1"'), Reply(GOOD_EXTRACT))
     llm = make_llm(server)
     assert llm.extract(EXTRACT).concepts[0].name == "Cypher"
     repair = server.requests[1]["messages"]
-    assert repair[-2] == {"role": "assistant", "content": '{"concepts": [ {"name": "Cypher"'}
+    assert repair[-2] == {"role": "assistant", "content": '{"documents": [ {"doc_id": "s1"'}
     assert "not valid JSON" in repair[-1]["content"]
     assert (llm.usage.calls, llm.usage.retries) == (2, 1)
 
 
 def test_schema_violation_is_repaired_with_the_validation_error(server):
-    server.push(Reply(json.dumps({"concepts": [{"type": "Language"}], "claims": []})), Reply(GOOD_EXTRACT))
+    server.push(Reply(_documents(s1={"concepts": [{"type": "Language"}], "claims": []})), Reply(GOOD_EXTRACT))
     assert make_llm(server).extract(EXTRACT).concepts[0].name == "Cypher"
-    assert "concepts.0.name" in server.requests[1]["messages"][-1]["content"]
+    assert "documents.0.concepts.0.name" in server.requests[1]["messages"][-1]["content"]
 
 
 def test_still_invalid_after_repair_is_bad_output(server):
@@ -222,7 +227,8 @@ def test_code_fenced_json_is_accepted(server):
 
 
 def test_an_empty_summary_is_repaired(server):
-    server.push(Reply('{"summary": "  "}'), Reply('{"summary": "Cypher is a query language."}'))
+    server.push(Reply('{"summaries": [{"concept_id": "c1", "summary": "  "}]}'),
+                Reply('{"summaries": [{"concept_id": "c1", "summary": "Cypher is a query language."}]}'))
     resp = make_llm(server).summarize(SummaryRequest(name="Cypher", facts=["Cypher is a query language."]))
     assert resp.summary == "Cypher is a query language."
 
@@ -230,19 +236,17 @@ def test_an_empty_summary_is_repaired(server):
 def test_extraction_drops_claims_about_unknown_concepts_and_merges_duplicates(server):
     server.push(
         Reply(
-            json.dumps(
-                {
-                    "concepts": [
-                        {"name": "Cypher", "type": "Concept", "description": "", "aliases": []},
-                        {"name": " cypher ", "type": "Language", "description": "Query language.", "aliases": ["CQL"]},
-                        {"name": "  ", "type": "Concept", "description": "", "aliases": []},
-                    ],
-                    "claims": [
-                        {"text": "CQL is declarative.", "about": ["cql"]},
-                        {"text": "Gremlin is imperative.", "about": ["Gremlin"]},
-                    ],
-                }
-            )
+            _documents(s1={
+                "concepts": [
+                    {"name": "Cypher", "type": "Concept", "description": "", "aliases": []},
+                    {"name": " cypher ", "type": "Language", "description": "Query language.", "aliases": ["CQL"]},
+                    {"name": "  ", "type": "Concept", "description": "", "aliases": []},
+                ],
+                "claims": [
+                    {"text": "CQL is declarative.", "about": ["cql"]},
+                    {"text": "Gremlin is imperative.", "about": ["Gremlin"]},
+                ],
+            })
         )
     )
     resp = make_llm(server).extract(EXTRACT)
@@ -270,7 +274,8 @@ def test_unknown_ids_are_dropped_and_missing_ids_reasked_once(server):
     assert [(v.pair_id, v.same) for v in resp.verdicts] == [("p1", True), ("p2", False)]
     assert resp.dropped == 1 and resp.defaulted == 0
     reasked = json.loads(server.requests[1]["messages"][1]["content"].split("\n", 1)[1].rsplit("\n", 1)[0])
-    assert [c["pair_id"] for group in reasked for c in group["candidates"]] == ["p2"]
+    assert [pair[0] for pair in reasked["pairs"]] == ["p2"]
+    assert {row[1] for row in reasked["entities"]} == {"Harborline", "Harborline Cloud"}
 
 
 def test_ids_never_answered_default_to_not_same(server):

@@ -1,8 +1,10 @@
-"""`graphwiki bench` — every committed eval in one run, one JSON, compared with the baselines.
+"""`graphwiki bench` — benchmarks that print numbers (JSON).
 
-ER on both labelled sets and multi-hop on the seed set; ``--full`` adds MuSiQue and
-HotpotQA (each ingests ~1-2k passages: many minutes). Exits 1 when any metric regressed
-below evals/baselines.json.
+- ``graphwiki bench [--full]``: every committed eval in one run, one JSON, compared with the
+  baselines. ER on both labelled sets and multi-hop on the seed set; ``--full`` adds MuSiQue
+  and HotpotQA. Exits 1 when any metric regressed below evals/baselines.json.
+- ``graphwiki bench ingest [--corpus F]``: ingest a corpus into the eval graph and measure
+  time, memory, LLM calls and tokens per passage by task, and the time per stage.
 """
 
 from __future__ import annotations
@@ -10,15 +12,52 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from pathlib import Path
 
 from graphwiki_assets.cli.output import add_common
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = add_common(sub.add_parser("bench", help="run the ER and multi-hop evals and compare with the baselines"))
+    parser = add_common(sub.add_parser("bench", help="benchmarks: the evals against their baselines, or ingest"))
     parser.add_argument("--full", action="store_true", help="also MuSiQue and HotpotQA (slow)")
     parser.add_argument("--k", type=int, default=5)
     parser.set_defaults(handler=run)
+    kinds = parser.add_subparsers(dest="bench_command")
+    ingest = add_common(kinds.add_parser("ingest", help="ingest a corpus into the eval graph and measure it"))
+    ingest.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
+    ingest.add_argument("--limit", type=_positive, help="only the first N passages")
+    ingest.add_argument("--batch", type=_positive, help="sources per batch (default GRAPHWIKI_INGEST_BATCH or 32)")
+    ingest.add_argument("--llm-latency", type=float, metavar="SECONDS",
+                        help="use the OpenAI backend against the rules served over HTTP with this latency per call")
+    ingest.add_argument("--no-rerun", action="store_true", help="skip the second, unchanged ingest")
+    ingest.set_defaults(handler=run_ingest)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def run_ingest(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.embeddings import load_embedder
+    from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
+    from graphwiki_assets.core.evals.ingest_bench import run_ingest_bench
+    from graphwiki_assets.core.settings import Settings
+
+    settings = Settings.from_env()
+    corpus = args.corpus or MULTIHOP_SETS["multihop_eval_musique"].corpus
+    log = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731  (stdout is the JSON)
+    started = time.monotonic()
+    embedder = load_embedder(settings.embedding_model)
+    loaded = time.monotonic() - started
+    result = run_ingest_bench(settings, embedder, corpus, limit=args.limit, llm_latency=args.llm_latency,
+                              rerun=not args.no_rerun, batch_size=args.batch, log=log)
+    result["model_load_seconds"] = round(loaded, 2)
+    print(json.dumps(result, indent=2, default=str))
+    return 1 if result["failed"] else 0
 
 
 def run(args: argparse.Namespace) -> int:

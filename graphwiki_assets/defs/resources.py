@@ -18,7 +18,9 @@ from pydantic import Field
 from graphwiki_assets.core.settings import (
     DEFAULT_BOLT_PORT,
     DEFAULT_EMBEDDING_MODEL,
+    DEFAULT_INGEST_BATCH,
     DEFAULT_LLM_MODEL,
+    DEFAULT_MAX_SOURCE_BYTES,
     DEFAULT_PASSWORD,
     LLMSettings,
     Neo4jSettings,
@@ -61,13 +63,14 @@ class LLMResource(dg.ConfigurableResource):
     api_key: str | None = Field(default=None, description="OPENAI_API_KEY")
     base_url: str | None = Field(default=None, description="OPENAI_BASE_URL")
     model: str = Field(default=DEFAULT_LLM_MODEL, description="GRAPHWIKI_LLM_MODEL")
-    timeout_s: float = 60.0
-    max_retries: int = 4
+    timeout_s: float = Field(default=60.0, description="per-call timeout in seconds (GRAPHWIKI_LLM_TIMEOUT)")
+    max_retries: int = Field(default=4, description="retries of 429, 5xx, timeouts (GRAPHWIKI_LLM_MAX_RETRIES)")
+    concurrency: int = Field(default=8, description="calls in flight at once (GRAPHWIKI_LLM_CONCURRENCY)")
     cache_dir: str | None = Field(default=None, description="request/response cache (GRAPHWIKI_CACHE_DIR)")
 
     def settings(self) -> LLMSettings:
         return LLMSettings(api_key=self.api_key or None, base_url=self.base_url or None, model=self.model,
-                           timeout_s=self.timeout_s, max_retries=self.max_retries)
+                           timeout_s=self.timeout_s, max_retries=self.max_retries, concurrency=self.concurrency)
 
     def client(self):
         from graphwiki_assets.core.llm.client import build_llm
@@ -80,6 +83,9 @@ class GraphwikiConfig(dg.ConfigurableResource):
 
     home: str = "data"
     sources_dir: str = "data/sources"
+    ingest_batch: int = Field(default=DEFAULT_INGEST_BATCH, description="sources per ingest batch (GRAPHWIKI_INGEST_BATCH)")
+    max_source_bytes: int = Field(default=DEFAULT_MAX_SOURCE_BYTES,
+                                  description="larger source files are refused (GRAPHWIKI_MAX_SOURCE_BYTES)")
 
     def settings(self, neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> Settings:
         base = Settings.from_env({"GRAPHWIKI_HOME": self.home, "GRAPHWIKI_SOURCES_DIR": self.sources_dir})
@@ -92,8 +98,15 @@ def _env_or(name: str, default):
     return dg.EnvVar(name) if os.environ.get(name) else default
 
 
+def _env_int(name: str, default: int):
+    """Numbers resolve at run time too (``EnvVar.int``) when the variable is set."""
+    return dg.EnvVar.int(name) if os.environ.get(name) else default
+
+
 def build_resources() -> dict:
-    """Resources wired to the environment; called when the code location loads, not at import."""
+    """Resources wired to the environment; called when the code location loads, not at import.
+    Defaults come from ``Settings`` so the CLI and Dagster agree on every value."""
+    base = Settings.from_env()
     home = Path(os.environ.get("GRAPHWIKI_HOME", "data"))
     port = os.environ.get("GRAPHWIKI_NEO4J_BOLT_PORT")
     default_uri = f"bolt://127.0.0.1:{int(port) if port else DEFAULT_BOLT_PORT}"
@@ -102,16 +115,22 @@ def build_resources() -> dict:
             uri=_env_or("NEO4J_URI", default_uri),
             username=_env_or("NEO4J_USERNAME", "neo4j"),
             password=_env_or("NEO4J_PASSWORD", DEFAULT_PASSWORD),
+            database=_env_or("NEO4J_DATABASE", base.neo4j.database),
         ),
         "embeddings": EmbeddingResource(model=_env_or("GRAPHWIKI_EMBEDDING_MODEL", DEFAULT_EMBEDDING_MODEL)),
         "llm": LLMResource(
             api_key=_env_or("OPENAI_API_KEY", None),
             base_url=_env_or("OPENAI_BASE_URL", None),
             model=_env_or("GRAPHWIKI_LLM_MODEL", DEFAULT_LLM_MODEL),
+            timeout_s=base.llm.timeout_s,  # read when the code location loads (EnvVar has no float form)
+            max_retries=_env_int("GRAPHWIKI_LLM_MAX_RETRIES", base.llm.max_retries),
+            concurrency=_env_int("GRAPHWIKI_LLM_CONCURRENCY", base.llm.concurrency),
             cache_dir=_env_or("GRAPHWIKI_CACHE_DIR", str(home / "llm-cache")),
         ),
         "graphwiki": GraphwikiConfig(
             home=_env_or("GRAPHWIKI_HOME", str(home)),
             sources_dir=_env_or("GRAPHWIKI_SOURCES_DIR", str(home / "sources")),
+            ingest_batch=_env_int("GRAPHWIKI_INGEST_BATCH", base.ingest_batch),
+            max_source_bytes=_env_int("GRAPHWIKI_MAX_SOURCE_BYTES", base.max_source_bytes),
         ),
     }

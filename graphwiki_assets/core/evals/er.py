@@ -25,10 +25,10 @@ from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
-from graphwiki_assets.core.ingest import cypher, resolution
-from graphwiki_assets.core.ingest.models import Mention
-from graphwiki_assets.core.ingest.resolution import Stage1Config
-from graphwiki_assets.core.llm.requests import Verdict
+from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.judging import judge_pairs, view
+from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_text as ingest_mention_text
+from graphwiki_assets.core.llm.requests import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -62,17 +62,16 @@ def load_pairs(path: Path | str, limit: int | None = None) -> list[Pair]:
 
 
 def mention_text(side: dict) -> str:
-    """The text ingest embeds for a mention (resolution.build_mentions: "name. context")."""
-    return f"{side['name']}. {side.get('context', '')}".strip()
+    """The text ingest embeds for a mention ("name. context")."""
+    return ingest_mention_text(side["name"], side.get("context", ""))
 
 
-def _views(pair: Pair) -> tuple[Mention, dict]:
-    """Side a as a mention, side b as an existing node, in the shapes ingest's stage 2 takes.
+def _views(pair: Pair, config: Stage1Config) -> tuple[EntityView, EntityView]:
+    """Side a as a mention, side b as an existing node, in the views ingest's stage 2 sends.
     The pairs carry no type; "" is the generic type the judge treats as compatible."""
     a, b = pair.a, pair.b
-    mention = Mention(index=pair.index, name=a["name"], type="", description="", aliases=[],
-                      context=a.get("context", ""), keys=[], embedding=[])
-    return mention, {"name": b["name"], "type": "", "aliases": [], "summary": b.get("context", "")}
+    return (view(a["name"], "", [], a.get("context", ""), config.judge),
+            view(b["name"], "", [], b.get("context", ""), config.judge))
 
 
 def judge(llm, pairs: list[Pair], config: Stage1Config) -> tuple[dict[int, Verdict], int]:
@@ -81,10 +80,9 @@ def judge(llm, pairs: list[Pair], config: Stage1Config) -> tuple[dict[int, Verdi
     if not pairs:
         return {}, 0
     before = llm.usage.snapshot()
-    verdicts = resolution._judge(llm, [_views(p) for p in pairs], config)
+    verdicts = judge_pairs(llm, [_views(p, config) for p in pairs], config.judge)
     used = llm.usage.snapshot() - before
-    found = {p.index: verdicts[f"p{n}"] for n, p in enumerate(pairs) if f"p{n}" in verdicts}
-    return found, used.calls + used.cache_hits
+    return {p.index: v for p, v in zip(pairs, verdicts)}, used.calls + used.cache_hits
 
 
 def cosine_only(pairs: list[Pair], scores: list[float], floor: float) -> dict:
@@ -241,7 +239,8 @@ def run_er(pairs: list[Pair], embedder: Embedder, llm, store: GraphStore | None 
         "name": name, "n": len(pairs),
         "counts": {label: sum(p.label == label for p in pairs) for label in LABELS},
         "embedding_model": embedder.name, "text_form": "{name}. {context}", "judge": llm.label,
-        "stage1_config": {"top_k": config.top_k, "floor": config.floor, "judge_batch": config.judge_batch},
+        "stage1_config": {"top_k": config.top_k, "floor": config.floor,
+                          "judge_pairs_per_call": config.judge.pairs_per_call},
         "cosine_only": cosine_only(pairs, [scores[p.index] for p in pairs], config.floor),
         "stage1": stage1_summary(pairs, passed),
         "two_stage": judged["result"],

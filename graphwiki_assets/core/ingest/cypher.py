@@ -1,14 +1,48 @@
 """All Cypher of the ingest concern. Every value arrives as a parameter."""
 
-SOURCE_BY_SHA = """
-MATCH (s:Source {sha256: $sha256})
-RETURN s.id AS id, s.path AS path, s.paths AS paths
+SOURCES_BY_SHA = """
+UNWIND $sha256s AS sha
+MATCH (s:Source {sha256: sha})
+RETURN sha AS sha256, s.id AS id
 """
 
-TOUCH_SOURCE = """
-MATCH (s:Source {id: $id})
+TOUCH_SOURCES = """
+UNWIND $touches AS t
+MATCH (s:Source {id: t.id})
 SET s.last_seen_at = datetime($now),
-    s.paths = CASE WHEN $path IN coalesce(s.paths, []) THEN s.paths ELSE coalesce(s.paths, []) + $path END
+    s.paths = CASE WHEN t.path IN coalesce(s.paths, []) THEN s.paths ELSE coalesce(s.paths, []) + t.path END
+"""
+
+# -- the ingest lease (see lease.py): the first statement of each writes, to take the lock --
+
+LOCK_LEASE = """
+MERGE (l:Lease {name: $name})
+SET l.checked_at = datetime()
+RETURN l.holder AS holder, l.host AS host, l.pid AS pid, l.purpose AS purpose,
+       (l.expires_at IS NOT NULL AND l.expires_at < datetime()) AS expired
+"""
+
+TAKE_LEASE = """
+MATCH (l:Lease {name: $name})
+SET l.holder = $holder, l.host = $host, l.pid = $pid, l.purpose = $purpose,
+    l.acquired_at = datetime(), l.expires_at = datetime() + duration({milliseconds: $ttl_ms})
+"""
+
+RENEW_LEASE = """
+OPTIONAL MATCH (l:Lease {name: $name}) WHERE l.holder = $holder
+SET l.expires_at = datetime() + duration({milliseconds: $ttl_ms})
+RETURN l IS NOT NULL AS renewed
+"""
+
+CHECK_LEASE = """
+OPTIONAL MATCH (l:Lease {name: $name})
+SET l.checked_at = datetime()
+RETURN coalesce(l.holder = $holder, false) AS held
+"""
+
+RELEASE_LEASE = """
+MATCH (l:Lease {name: $name}) WHERE l.holder = $holder
+SET l.holder = null, l.host = null, l.pid = null, l.expires_at = null, l.released_at = datetime()
 """
 
 # keys hold only letters, digits and spaces, so quoting them makes a safe phrase query
@@ -33,7 +67,7 @@ RETURN m.index AS index, node.id AS id, node.name AS name, node.type AS type, no
 EXISTING_CLAIMS_ABOUT = """
 UNWIND $concept_ids AS cid
 MATCH (c:Concept {id: cid})<-[:RELATES_TO {kind: 'about'}]-(cl:Claim)
-WHERE cl.status <> 'superseded' AND NOT (cl)-[:DERIVED_FROM]->(:Source {id: $source_id})
+WHERE cl.status <> 'superseded' AND NOT EXISTS { (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }
 RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases, cl.id AS id, cl.text AS text, cl.status AS status,
        cl.embedding AS embedding
 """
@@ -45,32 +79,36 @@ WHERE o.status <> 'superseded'
 RETURN c.id AS claim, o.id AS opponent
 """
 
-# -- the one write transaction of a source --------------------------------------------
+# -- the one write transaction of a batch ---------------------------------------------
+# Every list is in batch order, so a concept created by one source of the batch exists
+# when a later source of the batch merges into it.
 
-MERGE_SOURCE = """
-MERGE (s:Source {id: $source.id})
-ON CREATE SET s += $source, s.paths = [$source.path], s.status = 'current',
+MERGE_SOURCES = """
+UNWIND $sources AS src
+MERGE (s:Source {id: src.id})
+ON CREATE SET s.sha256 = src.sha256, s.path = src.path, s.title = src.title, s.text = src.text,
+              s.embedding = src.embedding, s.paths = src.paths, s.status = 'current',
               s.ingested_at = datetime($now), s.last_seen_at = datetime($now)
 ON MATCH SET s.last_seen_at = datetime($now),
-             s.paths = CASE WHEN $source.path IN coalesce(s.paths, []) THEN s.paths
-                            ELSE coalesce(s.paths, []) + $source.path END
+             s.paths = coalesce(s.paths, []) + [p IN src.paths WHERE NOT p IN coalesce(s.paths, [])]
 """
 
 SUPERSEDE_OLD_VERSIONS = """
-MATCH (old:Source {path: $path})
-WHERE old.id <> $id AND old.status = 'current'
-SET old.status = 'superseded', old.superseded_by = $id, old.superseded_at = datetime($now)
-WITH old
+UNWIND $sources AS src
+MATCH (old:Source {path: src.path})
+WHERE old.id <> src.id AND old.status = 'current'
+SET old.status = 'superseded', old.superseded_by = src.id, old.superseded_at = datetime($now)
+WITH src, old
 OPTIONAL MATCH (n)-[:DERIVED_FROM]->(old)
 WHERE n:Concept OR n:Claim
 SET n.needs_review = true, n.needs_review_since = datetime($now),
     n.review_reason = 'derived from a changed source: ' + old.path
-RETURN old.id AS id, count(n) AS flagged
+RETURN src.id AS source_id, old.id AS id, count(n) AS flagged
 """
 
 MERGE_CONCEPTS = """
-MATCH (s:Source {id: $source_id})
 UNWIND $actions AS a
+MATCH (s:Source {id: a.source_id})
 MERGE (c:Concept {id: a.concept_id})
 ON CREATE SET c.name = a.name, c.type = a.type, c.summary = a.description, c.embedding = a.embedding,
               c.aliases = [], c.keys = [], c.status = 'current', c.needs_review = false,
@@ -97,7 +135,7 @@ ON CREATE SET r.judgment_id = l.judgment_id, r.created_at = datetime($now)
 MERGE_JUDGMENTS = """
 UNWIND $judgments AS j
 MERGE (n:Judgment {id: j.id})
-ON CREATE SET n += j, n.reviewed = false, n.source_id = $source_id, n.created_at = datetime($now)
+ON CREATE SET n += j, n.reviewed = false, n.created_at = datetime($now)
 """
 
 SET_JUDGMENT_TARGETS = """
@@ -107,8 +145,8 @@ SET n.concept_id = t.concept_id
 """
 
 MERGE_CLAIMS = """
-MATCH (s:Source {id: $source_id})
 UNWIND $claims AS cl
+MATCH (s:Source {id: cl.source_id})
 MERGE (c:Claim {id: cl.id})
 ON CREATE SET c.text = cl.text, c.embedding = cl.embedding, c.status = 'current', c.needs_review = false,
               c.created_at = datetime($now)
@@ -135,15 +173,15 @@ MERGE_CONTRADICTIONS = """
 UNWIND $pairs AS p
 MATCH (a:Claim {id: p.new_claim}), (b:Claim {id: p.existing_claim})
 MERGE (a)-[r:CONTRADICTS]->(b)
-ON CREATE SET r.detected_at = datetime($now), r.backend = $backend, r.reason = p.reason, r.source_id = $source_id
+ON CREATE SET r.detected_at = datetime($now), r.backend = $backend, r.reason = p.reason, r.source_id = p.source_id
 """
 
 SETTLE = """
 UNWIND $settlements AS st
 MATCH (loser:Claim {id: st.loser}), (winner:Claim {id: st.winner})
-SET loser.status = 'superseded', loser.decided_by = $decided_by, loser.decided_at = datetime($now),
+SET loser.status = 'superseded', loser.decided_by = st.decided_by, loser.decided_at = datetime($now),
     loser.decision_reason = st.reason, loser.superseded_by = winner.id,
-    winner.decided_by = $decided_by, winner.decided_at = datetime($now), winner.decision_reason = st.reason
+    winner.decided_by = st.decided_by, winner.decided_at = datetime($now), winner.decision_reason = st.reason
 """
 
 # disputed <=> an open CONTRADICTS with a claim that is not superseded.
@@ -167,20 +205,22 @@ RETURN DISTINCT o.id AS id
 
 DIRTY_SUMMARIES = """
 MATCH (c:Concept {summary_dirty: true})
-WHERE c.status <> 'superseded'
-WITH c LIMIT $limit
+WHERE c.status <> 'superseded' AND c.id > $after
+WITH c ORDER BY c.id LIMIT $limit
 OPTIONAL MATCH (cl:Claim)-[:RELATES_TO {kind: 'about'}]->(c)
 WHERE cl.status <> 'superseded'
 WITH c, cl ORDER BY cl.created_at DESC
 WITH c, collect(cl.text)[..$facts] AS facts
 RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.summary, '') AS summary, facts
+ORDER BY id
 """
 
 SET_SUMMARIES = """
 UNWIND $rows AS r
 MATCH (c:Concept {id: r.id})
 SET c.summary = r.summary, c.summary_dirty = false, c.summary_backend = $backend,
-    c.updated_at = datetime($now)
+    c.summary_at = datetime($now), c.updated_at = datetime($now),
+    c.summary_history = coalesce(c.summary_history, []) + datetime($now)
 """
 
 GRAPH_COUNTS = """

@@ -1,28 +1,123 @@
-"""Stage: one structured extraction call per source (per chunk for long sources)."""
+"""Stage: extraction, one structured call per source, short sources sharing a call.
+
+Each source is first cleaned of sentences addressed to the model, then split into chunks
+when long. The pieces (whole short sources and chunks of long ones) are packed in order
+into calls of up to ``pack_chars`` characters, so the fixed part of the prompt is paid
+once per call rather than once per short source; the calls run side by side. A shared
+call that fails is retried one piece per call, so a source only fails for its own sake.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from graphwiki_assets.core.ingest.files import SourceDocument
 from graphwiki_assets.core.ingest.keys import name_key
 from graphwiki_assets.core.ingest.models import Candidates
 from graphwiki_assets.core.llm.chunking import chunk_text
 from graphwiki_assets.core.llm.client import LLMClient
+from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.injection import strip_injections
-from graphwiki_assets.core.llm.requests import ExtractedClaim, ExtractedConcept, ExtractRequest, ExtractResponse
+from graphwiki_assets.core.llm.pool import call_all
+from graphwiki_assets.core.llm.requests import (
+    DocumentExtraction,
+    ExtractBatchRequest,
+    ExtractedClaim,
+    ExtractedConcept,
+    ExtractRequest,
+    ExtractResponse,
+)
 
 
-def extract_candidates(llm: LLMClient, doc: SourceDocument, max_chars: int = 6000) -> Candidates:
-    # Source text is data: sentences that address the model are removed before it sees them.
-    clean, removed = strip_injections(doc.text)
-    chunks = chunk_text(clean, max_chars=max_chars) or [clean]
-    responses = [
-        llm.extract(ExtractRequest(source_id=doc.source_id, title=doc.title, text=chunk))
-        for chunk in chunks if chunk.strip()
-    ]
-    return Candidates(
-        source_id=doc.source_id, path=doc.path, title=doc.title, text=doc.text, sha256=doc.sha256,
-        extraction=merge_extractions(responses), removed_injections=removed, chunks=len(chunks),
-    )
+@dataclass(frozen=True)
+class ExtractConfig:
+    chunk_chars: int = 6000  # a longer source is split into chunks of at most this size
+    pack_chars: int = 6000  # shorter pieces share a call up to this many characters of text
+
+
+@dataclass
+class Extracted:
+    candidates: list[Candidates] = field(default_factory=list)  # in the order of the documents
+    failed: dict[str, str] = field(default_factory=dict)  # source id -> why
+
+
+@dataclass(frozen=True)
+class _Piece:
+    doc: int
+    request: ExtractRequest
+
+
+def _pieces(docs: list[SourceDocument], config: ExtractConfig) -> tuple[list[_Piece], list[list[str]]]:
+    pieces: list[_Piece] = []
+    removed: list[list[str]] = []
+    for n, doc in enumerate(docs):
+        # Source text is data: sentences that address the model are removed before it sees them.
+        clean, dropped = strip_injections(doc.text)
+        removed.append(dropped)
+        chunks = [c for c in (chunk_text(clean, max_chars=config.chunk_chars) or [clean]) if c.strip()]
+        for i, chunk in enumerate(chunks):
+            piece_id = doc.source_id if len(chunks) == 1 else f"{doc.source_id}#{i + 1}"
+            pieces.append(_Piece(n, ExtractRequest(source_id=piece_id, title=doc.title, text=chunk)))
+    return pieces, removed
+
+
+def _packs(pieces: list[_Piece], pack_chars: int) -> list[list[_Piece]]:
+    packs: list[list[_Piece]] = []
+    size = 0
+    for piece in pieces:
+        length = len(piece.request.text)
+        if packs and size + length <= pack_chars:
+            packs[-1].append(piece)
+            size += length
+        else:
+            packs.append([piece])
+            size = length
+    return packs
+
+
+def _call(llm: LLMClient, pack: list[_Piece]) -> dict[str, DocumentExtraction | str]:
+    resp = llm.extract_batch(ExtractBatchRequest(documents=[p.request for p in pack]))
+    found: dict[str, DocumentExtraction | str] = {d.doc_id: d for d in resp.documents}
+    for missing in resp.missing:
+        found[missing] = "the LLM returned no extraction for it, even when asked again"
+    return found
+
+
+def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
+                      progress=None) -> Extracted:
+    pieces, removed = _pieces(docs, config)
+    packs = _packs(pieces, config.pack_chars)
+    answers: dict[str, DocumentExtraction | str] = {}
+    retry: list[list[_Piece]] = []
+    for pack, result in zip(packs, call_all(lambda p: _call(llm, p), packs, llm.concurrency)):
+        if isinstance(result, LLMError):
+            if len(pack) == 1:
+                answers[pack[0].request.source_id] = str(result)
+            else:
+                retry += [[piece] for piece in pack]
+        else:
+            answers.update(result)
+        if progress:
+            progress(len(pack))
+    for pack, result in zip(retry, call_all(lambda p: _call(llm, p), retry, llm.concurrency)):
+        answers.update({pack[0].request.source_id: str(result)} if isinstance(result, LLMError) else result)
+
+    out = Extracted()
+    by_doc: dict[int, list[_Piece]] = {}
+    for piece in pieces:
+        by_doc.setdefault(piece.doc, []).append(piece)
+    for n, doc in enumerate(docs):
+        parts = [answers.get(p.request.source_id, "no extraction") for p in by_doc.get(n, [])]
+        problems = [a for a in parts if isinstance(a, str)]
+        if problems:
+            out.failed[doc.source_id] = f"extraction failed: {problems[0]}"
+            continue
+        extraction = merge_extractions([a.as_response(llm.label) for a in parts if not isinstance(a, str)])
+        out.candidates.append(Candidates(
+            source_id=doc.source_id, path=doc.path, title=doc.title, text=doc.text, sha256=doc.sha256,
+            extraction=extraction, removed_injections=removed[n], chunks=max(1, len(parts)),
+        ))
+    return out
 
 
 def merge_extractions(responses: list[ExtractResponse]) -> ExtractResponse:

@@ -11,8 +11,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
+
 SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_BYTES = DEFAULT_MAX_SOURCE_BYTES
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 

@@ -1,4 +1,8 @@
-"""What flows between the ingest stages (and between the Dagster assets)."""
+"""What flows between the ingest stages (and between the Dagster assets).
+
+A batch moves through the stages together; each source keeps its own plan so that a
+report, a Dagster partition or a failure can always be told per source.
+"""
 
 from __future__ import annotations
 
@@ -18,23 +22,28 @@ class Candidates(BaseModel):
     extraction: ExtractResponse
     removed_injections: list[str] = Field(default_factory=list)
     chunks: int = 1
+    also_paths: list[str] = Field(default_factory=list)  # other files of this batch with the same text
 
 
 class Mention(BaseModel):
     """One extracted concept, on its way to a node."""
 
-    index: int
+    index: int  # position among all mentions of the batch
+    doc: int  # position of its source in the batch
+    source_id: str
     name: str
     type: str
     description: str
     aliases: list[str]
     context: str
     keys: list[str]
-    embedding: list[float]
+    text: str  # what stage 1 embeds: the name and what the thing is
+    embedding: list[float] | None = None  # only for mentions stage 1 compares (an exact match needs none)
 
 
 class JudgmentRecord(BaseModel):
     id: str
+    source_id: str
     mention: str
     mention_context: str
     candidate_id: str
@@ -49,7 +58,8 @@ class JudgmentRecord(BaseModel):
 class ConceptAction(BaseModel):
     """Where one mention ends up: merged into an existing node, or a new node."""
 
-    mention_index: int
+    source_id: str
+    mention_index: int  # position among its source's extracted concepts
     concept_id: str
     created: bool
     name: str
@@ -57,21 +67,25 @@ class ConceptAction(BaseModel):
     description: str
     aliases: list[str]
     keys: list[str]
-    embedding: list[float]
+    embedding: list[float] | None
     not_same_as: list[str] = Field(default_factory=list)  # existing concepts judged related only
 
 
 class ResolutionPlan(BaseModel):
+    """One source's share of a batch's resolution."""
+
     candidates: Candidates
     actions: list[ConceptAction]
     judgments: list[JudgmentRecord]
     stage1_pairs: int = 0
     stage1_screened: int = 0
     exact_matches: int = 0
+    judged_pairs: int = 0
 
 
 class ClaimRecord(BaseModel):
     id: str
+    source_id: str
     text: str
     embedding: list[float]
     about: list[str]  # concept ids
@@ -81,12 +95,14 @@ class ContradictionRecord(BaseModel):
     new_claim: str
     existing_claim: str
     reason: str
+    source_id: str  # the source of the new claim
 
 
 class SettlementRecord(BaseModel):
     winner: str
     loser: str
     reason: str
+    source_id: str  # the source whose claim settled it
 
 
 class CommitReport(BaseModel):

@@ -1,32 +1,66 @@
-"""The ingest pipeline outside Dagster: the same stage functions the assets call, in order.
+"""The ingest pipeline outside Dagster: the same stage functions the assets call, in order,
+one batch of sources at a time.
 
-    read/hash -> extract -> resolve (two-stage ER) -> claims + conflicts -> commit -> summaries
+    triage (read, hash, unchanged?) -> extract -> embed -> [lease: resolve (two-stage ER)
+    -> claims + conflicts -> commit] -> ... every batch ... -> summaries
+
+A batch is the unit of LLM and embedding work (one encode call, a few large judge and
+conflict calls) and of writing (one transaction). Extraction and embedding need no graph
+and run outside the lease; resolution and commit run under it, so concurrent writers end
+with the graph a serial run would build. A batch whose judge or conflict calls fail is
+split in halves and retried, so in the end only the sources whose own calls fail are
+reported failed and nothing of them is written.
 """
 
 from __future__ import annotations
 
+import resource
 import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import islice
 from pathlib import Path
-from typing import Iterable
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest import cypher
-from graphwiki_assets.core.ingest.claims import ConflictConfig, find_conflicts, plan_claims
-from graphwiki_assets.core.ingest.commit import commit_source
-from graphwiki_assets.core.ingest.extraction import extract_candidates
+from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
+from graphwiki_assets.core.ingest.commit import commit_batch, source_text
+from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
+from graphwiki_assets.core.ingest.extraction import ExtractConfig, extract_documents
 from graphwiki_assets.core.ingest.files import DEFAULT_MAX_BYTES, SourceDocument, SourceRejected, read_source, sha256_text
-from graphwiki_assets.core.ingest.models import CommitReport
-from graphwiki_assets.core.ingest.resolution import Stage1Config, resolve
-from graphwiki_assets.core.ingest.summaries import refresh_summaries
+from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig, LeaseLost
+from graphwiki_assets.core.ingest.models import Candidates, CommitReport
+from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_texts, resolve_batch
+from graphwiki_assets.core.ingest.summaries import SummaryConfig, SummaryRun, refresh_summaries
+from graphwiki_assets.core.ingest.timing import StageTimes
+from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient, LLMError
+from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
+
+DEFAULT_BATCH_SIZE = 32
 
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat()
+
+
+@dataclass(frozen=True)
+class IngestConfig:
+    batch_size: int = DEFAULT_BATCH_SIZE  # sources per batch (GRAPHWIKI_INGEST_BATCH)
+    max_bytes: int = DEFAULT_MAX_BYTES  # larger files are refused (GRAPHWIKI_MAX_SOURCE_BYTES)
+    extract: ExtractConfig = field(default_factory=ExtractConfig)
+    stage1: Stage1Config = field(default_factory=Stage1Config)
+    conflicts: ConflictConfig = field(default_factory=ConflictConfig)
+    summaries: SummaryConfig = field(default_factory=SummaryConfig)
+    lease: LeaseConfig = field(default_factory=LeaseConfig)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "IngestConfig":
+        return cls(batch_size=settings.ingest_batch, max_bytes=settings.max_source_bytes)
 
 
 @dataclass
@@ -36,42 +70,163 @@ class Ingestor:
     store: GraphStore
     embedder: Embedder
     llm: LLMClient
-    stage1: Stage1Config = field(default_factory=Stage1Config)
-    conflicts: ConflictConfig = field(default_factory=ConflictConfig)
-    max_bytes: int = DEFAULT_MAX_BYTES
-    clock: callable = utc_now
+    config: IngestConfig = field(default_factory=IngestConfig)
+    clock: Callable[[], str] = utc_now
+    times: StageTimes = field(default_factory=StageTimes)
+    log: Callable[[str], None] = lambda msg: None
+    purpose: str = "graphwiki ingest"
+    _schema_ready: bool = field(default=False, repr=False)
 
     def ensure_schema(self) -> None:
-        ensure_schema(self.store, self.embedder.dimension)
+        if not self._schema_ready:
+            ensure_schema(self.store, self.embedder.dimension)
+            self._schema_ready = True
 
-    def existing(self, doc: SourceDocument) -> dict | None:
-        found = self.store.query(cypher.SOURCE_BY_SHA, sha256=doc.sha256)
-        return found[0] if found else None
+    # -- stages ------------------------------------------------------------------------
 
-    def touch(self, source_id: str, path: str) -> None:
-        self.store.query(cypher.TOUCH_SOURCE, id=source_id, path=path, now=self.clock())
+    def triage(self, items: list[SourceDocument | SourceRejected]) -> tuple[list[SourceDocument], dict[str, list[str]],
+                                                                            list[CommitReport]]:
+        with self.times.stage("read"):
+            return triage(self.store, items, self.clock())
 
-    def ingest_document(self, doc: SourceDocument) -> CommitReport:
-        """One source through every stage; unchanged content costs no LLM call."""
-        if self.existing(doc) is not None:
-            self.touch(doc.source_id, doc.path)
-            return CommitReport(source_id=doc.source_id, path=doc.path, status="unchanged",
-                                reason="same SHA256 as an ingested source")
-        candidates = extract_candidates(self.llm, doc)
-        plan = resolve(self.store, self.embedder, self.llm, candidates, self.stage1)
-        links = find_conflicts(self.store, self.llm, plan, plan_claims(plan, self.embedder), self.conflicts)
-        return commit_source(self.store, self.embedder, plan, links, self.llm.label, self.clock())
+    def extract(self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None,
+                progress: Callable[[int], None] | None = None) -> tuple[list[Candidates], list[CommitReport]]:
+        with self.times.stage("extract"):
+            return extract_sources(self.llm, docs, self.config.extract, also, progress)
 
-    def summaries(self) -> int:
-        return refresh_summaries(self.store, self.llm, self.clock())
+    def embed(self, batch: list[Candidates]) -> Vectors:
+        """Every vector the batch needs, in one encode call (before the lease: no graph needed)."""
+        with self.times.stage("embed"):
+            texts = mention_texts(self.store, batch) + claim_texts(batch) + [source_text(c.title, c.text) for c in batch]
+            return Vectors(self.embedder, texts)
+
+    def resolve_and_commit(self, batch: list[Candidates], vectors: Vectors | None = None) -> list[CommitReport]:
+        """Resolution, conflicts and the commit of one batch under the ingest lease."""
+        if not batch:
+            return []
+        self.ensure_schema()  # first write of this run (an unchanged corpus never loads the model)
+        vectors = vectors or self.embed(batch)
+        lease = IngestLease(self.store, self.config.lease, purpose=self.purpose, log=self.log)
+        try:
+            for _ in range(3):
+                with lease.held():
+                    try:
+                        return self._commit_new(batch, vectors, lease)
+                    except LeaseLost:
+                        self.log("the ingest lease expired during a batch; redoing it")
+        finally:
+            self.times.add("lease_wait", lease.waited_s)
+        raise LeaseLost("lost the ingest lease three times in a row; is the graph or this machine overloaded?")
+
+    def _commit_new(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
+        # Under the lease, a text another writer committed since triage is not written twice.
+        found = {r["sha256"] for r in self.store.query(cypher.SOURCES_BY_SHA, sha256s=[c.sha256 for c in batch])}
+        done = [CommitReport(source_id=c.source_id, path=c.path, status="unchanged",
+                             reason="committed by another writer meanwhile") for c in batch if c.sha256 in found]
+        batch = [c for c in batch if c.sha256 not in found]
+        if not batch:
+            return done
+        return done + self._halves(batch, vectors, lease)
+
+    def _halves(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
+        try:
+            return self._resolve_commit(batch, vectors, lease)
+        except LLMError as exc:
+            if len(batch) == 1:
+                c = batch[0]
+                return [CommitReport(source_id=c.source_id, path=c.path, status="failed", reason=str(exc))]
+            mid = len(batch) // 2
+            self.log(f"an LLM call failed for a batch of {len(batch)}; retrying it in halves ({exc})")
+            return self._halves(batch[:mid], vectors, lease) + self._halves(batch[mid:], vectors, lease)
+
+    def _resolve_commit(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
+        plans = resolve_batch(self.store, self.llm, batch, vectors, self.config.stage1, self.times)
+        links = [plan_claims(plan, vectors) for plan in plans]
+        find_conflicts(self.store, self.llm, plans, links, self.config.conflicts, self.times)
+        with self.times.stage("write"):
+            return commit_batch(self.store, plans, links, vectors, self.llm.label, self.clock(), lease)
+
+    def prepare(self, items: list[SourceDocument | SourceRejected]) -> "Prepared":
+        """Everything of a batch that needs no lease: triage, extraction, embeddings."""
+        docs, also, reports = self.triage(items)
+        candidates, failed = self.extract(docs, also)
+        vectors = self.embed(candidates) if candidates else None
+        return Prepared(items=items, candidates=candidates, vectors=vectors, reports=reports + failed)
+
+    def finish(self, prepared: "Prepared") -> list[CommitReport]:
+        reports = prepared.reports + self.resolve_and_commit(prepared.candidates, prepared.vectors)
+        order = {item.path: n for n, item in enumerate(prepared.items)}
+        return sorted(reports, key=lambda r: order.get(r.path, len(order)))
+
+    def ingest_batch(self, items: list[SourceDocument | SourceRejected]) -> list[CommitReport]:
+        return self.finish(self.prepare(items))
+
+    def summaries(self) -> SummaryRun:
+        with self.times.stage("summaries"):
+            return refresh_summaries(self.store, self.llm, self.clock(), self.config.summaries, self.config.lease,
+                                     purpose=f"{self.purpose}: summaries")
+
+
+def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
+                    also: dict[str, list[str]] | None = None,
+                    progress: Callable[[int], None] | None = None) -> tuple[list[Candidates], list[CommitReport]]:
+    """Candidates for the documents that extraction could read, failure reports for the rest."""
+    extracted = extract_documents(llm, docs, config, progress=progress)
+    by_id = {d.source_id: d for d in docs}
+    failed = [CommitReport(source_id=sid, path=by_id[sid].path, status="failed", reason=reason)
+              for sid, reason in extracted.failed.items()]
+    candidates = [c.model_copy(update={"also_paths": (also or {}).get(c.source_id, [])}) for c in extracted.candidates]
+    return candidates, failed
+
+
+def triage(store: GraphStore, items: list[SourceDocument | SourceRejected],
+           now: str) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
+    """New documents (each text once), the other paths of the same text, and reports for the
+    rest: refused files, and texts the graph already holds (touched, no LLM call)."""
+    reports: list[CommitReport] = []
+    first: dict[str, SourceDocument] = {}
+    also: dict[str, list[str]] = {}
+    for item in items:
+        if isinstance(item, SourceRejected):
+            reports.append(CommitReport(source_id="", path=item.path, status="skipped", reason=item.reason))
+        elif item.sha256 in first:
+            also.setdefault(item.source_id, []).append(item.path)
+            reports.append(CommitReport(source_id=item.source_id, path=item.path, status="unchanged",
+                                        reason=f"same text as {first[item.sha256].path}"))
+        else:
+            first[item.sha256] = item
+    found = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=list(first))} if first else {}
+    touches = []
+    for sha, doc in first.items():
+        if sha in found:
+            touches += [{"id": found[sha], "path": p} for p in [doc.path, *also.pop(doc.source_id, [])]]
+            reports.append(CommitReport(source_id=found[sha], path=doc.path, status="unchanged",
+                                        reason="same SHA256 as an ingested source"))
+    if touches:
+        store.query(cypher.TOUCH_SOURCES, touches=touches, now=now)
+    return [d for sha, d in first.items() if sha not in found], also, reports
+
+
+@dataclass
+class Prepared:
+    items: list
+    candidates: list[Candidates]
+    vectors: Vectors | None
+    reports: list[CommitReport]
 
 
 @dataclass
 class IngestReport:
     reports: list[CommitReport] = field(default_factory=list)
     summaries: int = 0
+    summary_failures: int = 0
     seconds: float = 0.0
     llm: dict = field(default_factory=dict)
+    llm_by_task: dict = field(default_factory=dict)
+    stages: dict = field(default_factory=dict)
+    embedding: dict = field(default_factory=dict)
+    batches: int = 0
+    peak_rss_mb: float = 0.0
     backend: str = ""
 
     def as_dict(self) -> dict:
@@ -87,40 +242,61 @@ class IngestReport:
             "settled": sum(r.settled for r in self.reports),
             "judgments": sum(r.judgments for r in self.reports),
             "summaries_refreshed": self.summaries,
+            "summary_failures": self.summary_failures,
             "llm_calls": self.llm.get("calls", 0),
             "prompt_tokens": self.llm.get("prompt_tokens", 0),
             "llm": self.llm,
+            "llm_by_task": self.llm_by_task,
+            "stages_seconds": self.stages,
+            "embedding": self.embedding,
+            "batches": self.batches,
             "seconds": round(self.seconds, 2),
+            "peak_rss_mb": round(self.peak_rss_mb, 1),
             "problems": [{"path": r.path, "status": r.status, "reason": r.reason}
                          for r in self.reports if r.status in ("skipped", "failed")],
         }
 
 
+def batched(items: Iterable, size: int) -> Iterator[list]:
+    it = iter(items)
+    while chunk := list(islice(it, max(1, size))):
+        yield chunk
+
+
 def ingest_documents(ingestor: Ingestor, documents: Iterable[SourceDocument | SourceRejected],
-                     progress=None) -> IngestReport:
+                     progress: Callable[[CommitReport], None] | None = None) -> IngestReport:
     started = time.monotonic()
     before = ingestor.llm.usage.snapshot()
+    encoded_before, calls_before = ingestor.embedder.encoded, ingestor.embedder.model_calls
     report = IngestReport(backend=ingestor.llm.label)
-    ingestor.ensure_schema()
-    for item in documents:
-        if isinstance(item, SourceRejected):
-            report.reports.append(CommitReport(source_id="", path=item.path, status="skipped", reason=item.reason))
-            continue
-        try:
-            result = ingestor.ingest_document(item)
-        except LLMError as exc:
-            # One source failed cleanly: nothing of it was written, the others go on.
-            result = CommitReport(source_id=item.source_id, path=item.path, status="failed", reason=str(exc))
-        report.reports.append(result)
-        if progress:
-            progress(result)
-    report.summaries = ingestor.summaries()
-    report.llm = (ingestor.llm.usage.snapshot() - before).as_dict()
+    # The next batch is read, extracted and embedded while this one is resolved and
+    # committed: the model and the graph do their work at the same time.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-prepare") as ahead:
+        batches = batched(documents, ingestor.config.batch_size)
+        upcoming = next(batches, None)
+        pending = ahead.submit(ingestor.prepare, upcoming) if upcoming is not None else None
+        while pending is not None:
+            prepared = pending.result()
+            upcoming = next(batches, None)
+            pending = ahead.submit(ingestor.prepare, upcoming) if upcoming is not None else None
+            for result in ingestor.finish(prepared):
+                report.reports.append(result)
+                if progress:
+                    progress(result)
+            report.batches += 1
+    summary = ingestor.summaries()
+    report.summaries, report.summary_failures = summary.refreshed, summary.failed_calls
+    used = ingestor.llm.usage.snapshot() - before
+    report.llm, report.llm_by_task = used.as_dict(), used.tasks()
+    report.stages = ingestor.times.as_dict()
+    report.embedding = {"texts_encoded": ingestor.embedder.encoded - encoded_before,
+                        "encode_calls": ingestor.embedder.model_calls - calls_before}
     report.seconds = time.monotonic() - started
+    report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
 
 
-def read_paths(paths: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES):
+def read_paths(paths: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[SourceDocument | SourceRejected]:
     for path in paths:
         try:
             yield read_source(Path(path), max_bytes=max_bytes)
@@ -128,7 +304,7 @@ def read_paths(paths: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES):
             yield exc
 
 
-def records_as_documents(records: Iterable[dict], namespace: str):
+def records_as_documents(records: Iterable[dict], namespace: str) -> Iterator[SourceDocument]:
     """Corpus records ({id, title, text}) as sources; the path keeps the record id."""
     for record in records:
         text = record["text"]

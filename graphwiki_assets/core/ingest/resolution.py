@@ -1,30 +1,43 @@
-"""Stage: two-stage entity resolution, planned in memory (written later in one transaction).
+"""Stage: two-stage entity resolution for a batch of sources, planned in memory (the
+commit writes it later, in one transaction).
 
-Cheap passes first: a normalised-name/alias match with a compatible type merges without
-an LLM call. Stage 1 is a rank-based screen over the Neo4j vector index: the k nearest
-concepts above a low floor are candidates (a rank cut transfers across domains where one
-cosine threshold did not). Stage 2 asks the LLM, in batches per source, whether each
-candidate is the same real-world entity or just related. Mentions of one source are
-candidates for each other too.
+Sources of a batch are resolved in order, as if each earlier one had been committed
+already: what an earlier source of the batch would create is a candidate for the later
+ones, exactly as the graph's own concepts are.
+
+- Cheap passes first: a normalised name or alias that matches a node (or an earlier
+  mention of the batch) with a compatible type merges without an LLM call.
+- Stage 1 is a rank-based screen: the k nearest concepts above a low floor, from the
+  Neo4j vector index (one query for the whole batch) and among the new concepts of
+  earlier sources. A rank cut transfers across domains where one cosine threshold did not.
+- Stage 2 asks the LLM whether each candidate is the same real-world entity or just
+  related, in a few large calls per batch (``judging``). A candidate of a kind the
+  mention can never be (a person and a city) is ruled out before any call.
+- Mentions of one source are candidates for each other only with lexical evidence of
+  identity: one text names one thing one way, or states the other name.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs, view
 from graphwiki_assets.core.ingest.keys import keys_for, name_key
 from graphwiki_assets.core.ingest.models import Candidates, ConceptAction, JudgmentRecord, Mention, ResolutionPlan
+from graphwiki_assets.core.ingest.timing import StageTimes
+from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient
-from graphwiki_assets.core.llm.requests import EntityView, JudgePair, JudgeRequest, Verdict
+from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, disjoint_types
+from graphwiki_assets.core.llm.requests import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
 
-GENERIC_TYPES = {"", "concept", "entity", "thing", "term"}
 EXACT_BACKEND = "rules:exact-name"
+TYPES_BACKEND = "rules:disjoint-types"
+GRAPH, BATCH, SOURCE = "graph", "batch", "source"  # where a stage-1 candidate comes from
 
 
 @dataclass(frozen=True)
@@ -33,8 +46,7 @@ class Stage1Config:
     # MiniLM-style models put unrelated text at cosine ~0-0.2; above that a name+context may
     # still be the same entity described from another angle, so only that band is screened.
     floor: float = 0.2
-    judge_batch: int = 16  # pairs per stage-2 call
-    judge_context: int = 160  # characters of context per side: the judge's cost grows with it
+    judge: JudgeConfig = field(default_factory=JudgeConfig)
 
 
 def _hash(*parts: str) -> str:
@@ -56,7 +68,7 @@ def types_compatible(a: str, b: str) -> bool:
 
 
 def mention_contexts(candidates: Candidates, limit: int = 240) -> dict[str, str]:
-    """Context of a mention: its description, else the first claims about it."""
+    """What the judge reads about a mention: its description, then claims about it."""
     contexts: dict[str, str] = {}
     for concept in candidates.extraction.concepts:
         parts = [concept.description] if concept.description else []
@@ -67,56 +79,95 @@ def mention_contexts(candidates: Candidates, limit: int = 240) -> dict[str, str]
     return contexts
 
 
-def build_mentions(candidates: Candidates, embedder: Embedder) -> list[Mention]:
-    contexts = mention_contexts(candidates)
-    concepts = candidates.extraction.concepts
-    texts = [f"{c.name}. {contexts[c.name]}".strip() for c in concepts]
-    vectors = embedder.encode(texts)
-    return [
-        Mention(index=i, name=c.name, type=c.type or "Concept", description=c.description,
-                aliases=list(c.aliases), context=contexts[c.name], keys=keys_for(c.name, c.aliases),
-                embedding=vectors[i].tolist())
-        for i, c in enumerate(concepts)
-    ]
+def identity_contexts(candidates: Candidates) -> dict[str, str]:
+    """What stage 1 embeds beside a name: what the thing is (its description, else the first
+    claim about it), not everything the source says about it. More text makes the vector
+    more about the topic than the entity, and costs embedding time in proportion."""
+    first_claim: dict[str, str] = {}
+    for claim in candidates.extraction.claims:
+        for name in claim.about:
+            first_claim.setdefault(name, claim.text)
+    return {c.name: c.description or first_claim.get(c.name, "") for c in candidates.extraction.concepts}
 
 
-def resolve(store: GraphStore, embedder: Embedder, llm: LLMClient, candidates: Candidates,
-            config: Stage1Config = Stage1Config()) -> ResolutionPlan:
-    mentions = build_mentions(candidates, embedder)
-    params = [{"index": m.index, "keys": m.keys, "embedding": m.embedding, "query": key_query(m.keys)}
-              for m in mentions]
-    keyed = [p for p in params if p["query"]]
-    exact = _first_per_mention(store.query(cypher.EXACT_KEY_MATCHES, mentions=keyed), mentions) if keyed else {}
-    vector_rows = store.query(cypher.VECTOR_CANDIDATES, mentions=params, k=config.top_k) if mentions else []
-
-    pairs: list[tuple[Mention, dict]] = []  # (mention, candidate view with id/score)
-    stage1_pairs = stage1_screened = 0
-    for row in vector_rows:
-        mention = mentions[row["index"]]
-        if mention.index in exact:
-            continue
-        stage1_pairs += 1
-        if row["score"] < config.floor:
-            stage1_screened += 1
-            continue
-        pairs.append((mention, {**row, "in_source": False}))
-    pairs += _in_source_pairs(mentions, exact, config)
-
-    verdicts = _judge(llm, pairs, config)
-    judgments, actions = _decide(candidates, mentions, exact, pairs, verdicts, llm.label)
-    return ResolutionPlan(candidates=candidates, actions=actions, judgments=judgments,
-                          stage1_pairs=stage1_pairs, stage1_screened=stage1_screened,
-                          exact_matches=len(exact))
+def mention_text(name: str, context: str) -> str:
+    """What is embedded for a mention (the ER eval embeds its pairs the same way)."""
+    return f"{name}. {context}".strip()
 
 
-def _first_per_mention(rows: list[dict], mentions: list[Mention]) -> dict[int, dict]:
+def build_mentions(batch: list[Candidates]) -> list[Mention]:
+    mentions: list[Mention] = []
+    for doc, candidates in enumerate(batch):
+        contexts, identity = mention_contexts(candidates), identity_contexts(candidates)
+        for c in candidates.extraction.concepts:
+            mentions.append(Mention(
+                index=len(mentions), doc=doc, source_id=candidates.source_id, name=c.name, type=c.type or "Concept",
+                description=c.description, aliases=list(c.aliases), context=contexts[c.name],
+                keys=keys_for(c.name, c.aliases), text=mention_text(c.name, identity[c.name])))
+    return mentions
+
+
+def mention_texts(store: GraphStore, batch: list[Candidates]) -> list[str]:
+    """The mention texts stage 1 will likely compare: not those an exact name already settles
+    (read before the lease; a mention that needs a vector after all gets it on demand)."""
+    mentions = build_mentions(batch)
+    exact = _exact_graph(store, mentions)
+    home = _exact_batch(mentions, exact)
+    return [m.text for m in mentions if m.index not in exact and m.index not in home]
+
+
+@dataclass
+class _Candidate:
+    kind: str  # GRAPH, BATCH or SOURCE
+    id: str  # the node's id, or the mention's index for in-batch candidates
+    name: str
+    type: str
+    aliases: list[str]
+    summary: str
+    score: float
+    other: int | None = None  # the candidate mention (BATCH and SOURCE)
+
+
+@dataclass
+class _Stage1:
+    exact_graph: dict[int, dict] = field(default_factory=dict)  # mention -> node row
+    home: dict[int, int] = field(default_factory=dict)  # mention -> earlier mention of the same key
+    candidates: dict[int, list[_Candidate]] = field(default_factory=dict)
+    considered: dict[int, int] = field(default_factory=dict)
+    screened: dict[int, int] = field(default_factory=dict)
+
+
+def _exact_graph(store: GraphStore, mentions: list[Mention]) -> dict[int, dict]:
     """The exact-key match of each mention, when its type does not contradict the node's."""
+    keyed = [{"index": m.index, "keys": m.keys, "query": key_query(m.keys)} for m in mentions if key_query(m.keys)]
     found: dict[int, dict] = {}
-    for row in rows:
+    for row in store.query(cypher.EXACT_KEY_MATCHES, mentions=keyed) if keyed else []:
         mention = mentions[row["index"]]
         if row["index"] not in found and types_compatible(mention.type, row["type"]):
             found[row["index"]] = row
     return found
+
+
+def _exact_batch(mentions: list[Mention], exact_graph: dict[int, dict]) -> dict[int, int]:
+    """Earlier mentions of the batch that a mention names by the same key: one node, as if the
+    earlier one were already in the graph. Keys of a group grow with its members' aliases."""
+    owner: dict[str, int] = {}  # key -> the group's first mention
+    group_type: dict[int, str] = {}
+    home: dict[int, int] = {}
+    for m in mentions:
+        root = None
+        if m.index not in exact_graph:
+            root = next((owner[k] for k in m.keys if k in owner and types_compatible(group_type[owner[k]], m.type)), None)
+        if root is None:
+            root = m.index
+            group_type[root] = m.type
+        else:
+            home[m.index] = root
+            if group_type[root].lower() in GENERIC_TYPES:
+                group_type[root] = m.type
+        for key in m.keys:
+            owner.setdefault(key, root)
+    return home
 
 
 def _initials(key: str) -> str:
@@ -134,100 +185,175 @@ def names_overlap(a: Mention, b: Mention) -> bool:
     return bool(compact_a & {_initials(k) for k in b.keys} or compact_b & {_initials(k) for k in a.keys})
 
 
-def _in_source_pairs(mentions: list[Mention], exact: dict[int, dict], config: Stage1Config) -> list[tuple[Mention, dict]]:
-    """Earlier mentions of the same source as candidates for later ones.
-
-    One text names one thing one way, or states the other name (extraction already folds
-    "X (Y)" and "also known as"); so within a source only names with lexical evidence
-    of identity are judged, which keeps the judge's bill proportional to real doubt."""
-    if len(mentions) < 2:
-        return []
-    matrix = np.array([m.embedding for m in mentions], dtype=np.float32)
-    sims = matrix @ matrix.T
-    pairs = []
-    for i, mention in enumerate(mentions):
-        if i in exact or i == 0:
-            continue
-        earlier = np.argsort(-sims[i, :i])[: config.top_k]
-        for j in earlier:
-            other = mentions[int(j)]
-            if sims[i, j] >= config.floor and names_overlap(mention, other):
-                pairs.append((mention, {"index": i, "id": f"mention:{other.index}", "name": other.name,
-                                        "type": other.type, "aliases": other.aliases, "summary": other.context,
-                                        "score": float(sims[i, j]), "in_source": True, "other": other.index}))
-    return pairs
+def _embed(mentions: list[Mention], need: list[Mention], vectors: Vectors) -> None:
+    """Vectors for the mentions stage 1 compares: those it screens, and the earlier mentions
+    of their own source that share a word with them."""
+    wanted = {m.index for m in need}
+    for m in need:
+        wanted |= {o.index for o in mentions[: m.index] if o.doc == m.doc and names_overlap(m, o)}
+    vectors.ensure(mentions[i].text for i in sorted(wanted))
+    for i in sorted(wanted):
+        mentions[i].embedding = vectors[mentions[i].text].tolist()
 
 
-def _clip(text: str, limit: int) -> str:
-    """Cut at a word boundary so the judge never sees half a word."""
-    if len(text) <= limit:
-        return text
-    return text[:limit].rsplit(" ", 1)[0] + " …"
+def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config: Stage1Config,
+            times: StageTimes) -> _Stage1:
+    s = _Stage1()
+    with times.stage("vector_search"):
+        s.exact_graph = _exact_graph(store, mentions)
+        s.home = _exact_batch(mentions, s.exact_graph)
+        need = [m for m in mentions if m.index not in s.exact_graph and m.index not in s.home]
+    with times.stage("embed"):
+        _embed(mentions, need, vectors)
+    with times.stage("vector_search"):
+        rows = store.query(cypher.VECTOR_CANDIDATES, k=config.top_k,
+                           mentions=[{"index": m.index, "embedding": m.embedding} for m in need]) if need else []
+    graph: dict[int, list[_Candidate]] = {}
+    for row in rows:
+        graph.setdefault(row["index"], []).append(_Candidate(
+            GRAPH, row["id"], row["name"], row["type"] or "", row["aliases"] or [], row["summary"] or "", row["score"]))
+    if not need:
+        return s
+    dim = len(need[0].embedding or [])
+    matrix = np.array([m.embedding or [0.0] * dim for m in mentions], dtype=np.float32)
+    # Mentions that may become new nodes: what a later source of the batch could merge into.
+    fresh = np.array([m.index for m in need])
+    for m in need:
+        sims = matrix[fresh] @ matrix[m.index]
+        earlier = [(float(sim), int(i)) for sim, i in zip(sims, fresh) if mentions[int(i)].doc < m.doc]
+        batch = [_Candidate(BATCH, f"mention:{i}", mentions[i].name, mentions[i].type, mentions[i].aliases,
+                            mentions[i].context, sim, other=i) for sim, i in earlier]
+        ranked = sorted(graph.get(m.index, []) + batch, key=lambda c: -c.score)[: config.top_k]
+        kept = [c for c in ranked if c.score >= config.floor]
+        s.considered[m.index] = len(ranked)
+        s.screened[m.index] = len(ranked) - len(kept)
+        # Within one source, earlier mentions with lexical evidence of identity.
+        same_doc = [o for o in mentions[: m.index] if o.doc == m.doc]
+        if same_doc:
+            local = sorted(((float(matrix[o.index] @ matrix[m.index]), o) for o in same_doc), key=lambda t: -t[0])
+            kept += [_Candidate(SOURCE, f"mention:{o.index}", o.name, o.type, o.aliases, o.context, sim, other=o.index)
+                     for sim, o in local[: config.top_k]
+                     if sim >= config.floor and o.embedding is not None and names_overlap(m, o)]
+        s.candidates[m.index] = kept
+    return s
 
 
-def _judge(llm: LLMClient, pairs: list[tuple[Mention, dict]], config: Stage1Config) -> dict[str, Verdict]:
-    verdicts: dict[str, Verdict] = {}
-    requests = [
-        JudgePair(
-            pair_id=f"p{n}",
-            mention=EntityView(name=m.name, type=m.type, aliases=m.aliases,
-                               context=_clip(m.context, config.judge_context)),
-            candidate=EntityView(name=c["name"], type=c["type"] or "", aliases=(c["aliases"] or [])[:8],
-                                 context=_clip(c["summary"] or "", config.judge_context)),
-        )
-        for n, (m, c) in enumerate(pairs)
-    ]
-    for start in range(0, len(requests), config.judge_batch):
-        response = llm.judge(JudgeRequest(pairs=requests[start:start + config.judge_batch]))
-        verdicts.update({v.pair_id: v for v in response.verdicts})
-    return verdicts
+def resolve_batch(store: GraphStore, llm: LLMClient, batch: list[Candidates], vectors: Vectors,
+                  config: Stage1Config = Stage1Config(), times: StageTimes | None = None) -> list[ResolutionPlan]:
+    times = times or StageTimes()
+    mentions = build_mentions(batch)
+    s = _stage1(store, mentions, vectors, config, times)
+
+    pairs: list[tuple[Mention, _Candidate]] = []
+    groups: list[list[int]] = []
+    ruled: dict[int, Verdict] = {}  # pairs decided by rules, no call spent
+    for m in mentions:
+        group = []
+        for cand in s.candidates.get(m.index, []):
+            if cand.kind != SOURCE and disjoint_types(m.type, cand.type):
+                ruled[len(pairs)] = Verdict(pair_id=f"p{len(pairs)}", same=False, confidence=1.0,
+                                            reason=f"disjoint kinds: {m.type} vs {cand.type}")
+            else:
+                group.append(len(pairs))
+            pairs.append((m, cand))
+        if group:
+            groups.append(group)
+    asked = [i for group in groups for i in group]
+    with times.stage("judge"):
+        views: list[tuple[EntityView, EntityView]] = [
+            (view(pairs[i][0].name, pairs[i][0].type, pairs[i][0].aliases, pairs[i][0].context, config.judge),
+             view(pairs[i][1].name, pairs[i][1].type, pairs[i][1].aliases, pairs[i][1].summary, config.judge))
+            for i in asked]
+        position = {i: n for n, i in enumerate(asked)}
+        answers = judge_pairs(llm, views, config.judge, [[position[i] for i in group] for group in groups])
+    verdicts = [ruled[i] if i in ruled else answers[position[i]] for i in range(len(pairs))]
+    backends = [TYPES_BACKEND if i in ruled else llm.label for i in range(len(pairs))]
+    return _decide(batch, mentions, s, pairs, verdicts, backends)
 
 
-def _decide(candidates: Candidates, mentions: list[Mention], exact: dict[int, dict],
-            pairs: list[tuple[Mention, dict]], verdicts: dict[str, Verdict], backend: str):
-    source_id = candidates.source_id
-    judgments: list[JudgmentRecord] = []
-    by_mention: dict[int, list[tuple[dict, Verdict, str]]] = {}
-    for n, (mention, cand) in enumerate(pairs):
-        verdict = verdicts.get(f"p{n}") or Verdict(pair_id=f"p{n}", same=False, reason="no verdict returned")
-        jid = f"judgment-{_hash(source_id, mention.name, cand['id'])}"
-        by_mention.setdefault(mention.index, []).append((cand, verdict, jid))
-        if not cand["in_source"]:
-            judgments.append(JudgmentRecord(
-                id=jid, mention=mention.name, mention_context=mention.context, candidate_id=cand["id"],
-                candidate_name=cand["name"], verdict="SAME" if verdict.same else "NOT_SAME",
-                score=round(float(cand["score"]), 4), backend=backend, reason=verdict.reason))
-    for index, row in exact.items():
-        mention = mentions[index]
-        judgments.append(JudgmentRecord(
-            id=f"judgment-{_hash(source_id, mention.name, row['id'])}", mention=mention.name,
-            mention_context=mention.context, candidate_id=row["id"], candidate_name=row["name"], verdict="SAME",
-            score=1.0, backend=EXACT_BACKEND, reason="normalised name or alias is identical"))
+def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs: list[tuple[Mention, _Candidate]],
+            verdicts: list[Verdict], backends: list[str]) -> list[ResolutionPlan]:
+    judged: dict[int, list[tuple[_Candidate, Verdict]]] = {}
+    for (m, cand), verdict in zip(pairs, verdicts):
+        judged.setdefault(m.index, []).append((cand, verdict))
 
+    target: dict[int, str] = {}
     actions: list[ConceptAction] = []
-    target_of: dict[int, str] = {}
-    for mention in mentions:
-        judged = by_mention.get(mention.index, [])
-        same_graph = sorted(((c, v) for c, v, _ in judged if v.same and not c["in_source"]),
-                            key=lambda cv: (cv[1].confidence, cv[0]["score"]), reverse=True)
-        same_local = [c for c, v, _ in judged if v.same and c["in_source"]]
-        if mention.index in exact:
-            concept_id, created = exact[mention.index]["id"], False
-        elif same_graph:
-            concept_id, created = same_graph[0][0]["id"], False
-        elif same_local:
-            concept_id, created = target_of[same_local[0]["other"]], False
+    created_here: set[str] = set()
+    for m in mentions:
+        mine = judged.get(m.index, [])
+        across = sorted(((c, v) for c, v in mine if v.same and c.kind != SOURCE),
+                        key=lambda cv: (cv[1].confidence, cv[0].score), reverse=True)
+        local = [c for c, v in mine if v.same and c.kind == SOURCE]
+        if m.index in s.exact_graph:
+            concept_id = s.exact_graph[m.index]["id"]
+        elif m.index in s.home:
+            concept_id = target[s.home[m.index]]
+        elif across:
+            best = across[0][0]
+            concept_id = best.id if best.kind == GRAPH else target[best.other]
+        elif local:
+            concept_id = target[local[0].other]
         else:
-            concept_id, created = concept_id_for(source_id, mention.name), True
-        target_of[mention.index] = concept_id
-        # The surface form becomes an alias of the node it merged into.
-        aliases = list(dict.fromkeys([mention.name, *mention.aliases]))
-        not_same = [c["id"] for c, v, _ in judged if not v.same and not c["in_source"] and c["id"] != concept_id]
+            concept_id = concept_id_for(m.source_id, m.name)
+        created = concept_id not in created_here and not (
+            m.index in s.exact_graph or m.index in s.home or across or local)
+        if created:
+            created_here.add(concept_id)
+        target[m.index] = concept_id
+        not_same = []
+        for c, v in mine:
+            if v.same or c.kind == SOURCE:
+                continue
+            other = c.id if c.kind == GRAPH else target[c.other]
+            if other != concept_id and other not in not_same:
+                not_same.append(other)
         actions.append(ConceptAction(
-            mention_index=mention.index, concept_id=concept_id, created=created, name=mention.name,
-            type=mention.type, description=mention.description or mention.context, aliases=aliases,
-            keys=mention.keys, embedding=mention.embedding, not_same_as=not_same))
-    index_of = {m.name: m.index for m in mentions}
-    for record in judgments:
-        record.concept_id = target_of[index_of[record.mention]]
-    return judgments, actions
+            source_id=m.source_id, mention_index=m.index - _first_of_doc(mentions, m.doc), concept_id=concept_id,
+            created=created, name=m.name, type=m.type, description=m.description or m.context,
+            aliases=list(dict.fromkeys([m.name, *m.aliases])),  # the surface form becomes an alias
+            keys=m.keys, embedding=m.embedding, not_same_as=not_same))
+
+    judgments: list[JudgmentRecord] = []
+    for (m, cand), verdict, backend in zip(pairs, verdicts, backends):
+        if cand.kind == SOURCE:
+            continue
+        other = mentions[cand.other] if cand.other is not None else None
+        key = cand.id if other is None else f"{other.source_id}/{other.name}"
+        judgments.append(JudgmentRecord(
+            id=f"judgment-{_hash(m.source_id, m.name, key)}", source_id=m.source_id, mention=m.name,
+            mention_context=m.context, candidate_id=cand.id if other is None else target[other.index],
+            candidate_name=cand.name, verdict="SAME" if verdict.same else "NOT_SAME", score=round(float(cand.score), 4),
+            backend=backend, reason=verdict.reason, concept_id=target[m.index]))
+    for m in mentions:
+        if m.index in s.exact_graph:
+            row = s.exact_graph[m.index]
+            cand_id, cand_name = row["id"], row["name"]
+        elif m.index in s.home:
+            root = mentions[s.home[m.index]]
+            cand_id, cand_name = target[root.index], root.name
+        else:
+            continue
+        judgments.append(JudgmentRecord(
+            id=f"judgment-{_hash(m.source_id, m.name, cand_id)}", source_id=m.source_id, mention=m.name,
+            mention_context=m.context, candidate_id=cand_id, candidate_name=cand_name, verdict="SAME", score=1.0,
+            backend=EXACT_BACKEND, reason="normalised name or alias is identical", concept_id=target[m.index]))
+
+    plans = []
+    for doc, candidates in enumerate(batch):
+        mine = [m for m in mentions if m.doc == doc]
+        ids = {m.index for m in mine}
+        plans.append(ResolutionPlan(
+            candidates=candidates,
+            actions=[a for a in actions if a.source_id == candidates.source_id],
+            judgments=[j for j in judgments if j.source_id == candidates.source_id],
+            stage1_pairs=sum(s.considered.get(i, 0) for i in ids),
+            stage1_screened=sum(s.screened.get(i, 0) for i in ids),
+            exact_matches=sum(i in s.exact_graph or i in s.home for i in ids),
+            judged_pairs=sum(1 for (m, _), b in zip(pairs, backends) if m.index in ids and b not in (TYPES_BACKEND,)),
+        ))
+    return plans
+
+
+def _first_of_doc(mentions: list[Mention], doc: int) -> int:
+    return next(m.index for m in mentions if m.doc == doc)

@@ -2,23 +2,67 @@
 
 A concept seen in one source keeps its extracted description (no call spent); once a
 merge brings facts from another source, its summary is rewritten from its claims.
+Several concepts share one call; the calls run side by side. A call that fails leaves
+its concepts marked for a later refresh and costs nothing already written. A refresh runs
+under the ingest lease: resolution reads summaries, so a refresh never lands in the middle
+of another writer's batch.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig
 from graphwiki_assets.core.llm.client import LLMClient
-from graphwiki_assets.core.llm.requests import SummaryRequest
+from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.pool import call_all
+from graphwiki_assets.core.llm.requests import SummaryBatchRequest, SummaryRequest
 from graphwiki_assets.core.store.driver import GraphStore
 
 
-def refresh_summaries(store: GraphStore, llm: LLMClient, now: str, limit: int = 1000, facts: int = 8) -> int:
-    pending = store.query(cypher.DIRTY_SUMMARIES, limit=limit, facts=facts)
-    updates = []
-    for row in pending:
-        response = llm.summarize(SummaryRequest(name=row["name"], type=row["type"] or "",
-                                                current_summary=row["summary"], facts=row["facts"]))
-        updates.append({"id": row["id"], "summary": response.summary.strip() or row["summary"]})
-    for start in range(0, len(updates), 500):
-        store.query(cypher.SET_SUMMARIES, rows=updates[start:start + 500], backend=llm.label, now=now)
-    return len(updates)
+@dataclass(frozen=True)
+class SummaryConfig:
+    concepts_per_call: int = 16
+    facts: int = 8  # the most recent facts of a concept
+    fact_chars: int = 300
+    page: int = 2000  # concepts read from the graph at a time
+
+
+@dataclass
+class SummaryRun:
+    refreshed: int = 0
+    failed_calls: int = 0
+    errors: list[str] | None = None
+
+
+def refresh_summaries(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig = SummaryConfig(),
+                      lease: LeaseConfig | None = LeaseConfig(), purpose: str = "summaries") -> SummaryRun:
+    if lease is None:
+        return _refresh(store, llm, now, config)
+    with IngestLease(store, lease, purpose=purpose).held():
+        return _refresh(store, llm, now, config)
+
+
+def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig) -> SummaryRun:
+    run = SummaryRun(errors=[])
+    after = ""
+    while True:
+        pending = store.query(cypher.DIRTY_SUMMARIES, after=after, limit=config.page, facts=config.facts)
+        if not pending:
+            return run
+        after = pending[-1]["id"]
+        requests = [SummaryRequest(concept_id=row["id"], name=row["name"], type=row["type"] or "",
+                                   current_summary=row["summary"], facts=[f[: config.fact_chars] for f in row["facts"]])
+                    for row in pending]
+        calls = [requests[i:i + config.concepts_per_call] for i in range(0, len(requests), config.concepts_per_call)]
+        updates = []
+        for result in call_all(lambda c: llm.summarize_batch(SummaryBatchRequest(concepts=c)), calls, llm.concurrency):
+            if isinstance(result, LLMError):
+                run.failed_calls += 1
+                run.errors.append(str(result))
+                continue
+            updates += [{"id": s.concept_id, "summary": s.summary} for s in result.summaries if s.summary.strip()]
+        for start in range(0, len(updates), 500):
+            store.query(cypher.SET_SUMMARIES, rows=updates[start:start + 500], backend=llm.label, now=now)
+        run.refreshed += len(updates)

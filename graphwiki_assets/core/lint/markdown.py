@@ -5,26 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from graphwiki_assets.core.lint.checks import CheckResult
+from graphwiki_assets.core.markdown import cell, table  # noqa: F401  (re-exported for the report)
 
 ICON = {"info": "ok", "warn": "WARN", "error": "ERROR"}
-CELL = 120  # characters per table cell
-
-
-def cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, (list, tuple)):
-        value = ", ".join(str(v) for v in value)
-    if isinstance(value, float):
-        value = f"{value:.4g}"
-    text = str(value).replace("|", "\\|").replace("\n", " ")
-    return text if len(text) <= CELL else text[:CELL - 1] + "…"
-
-
-def table(header: list[str], rows: list[list[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return lines
 
 
 def columns(rows: tuple[dict, ...]) -> list[str]:

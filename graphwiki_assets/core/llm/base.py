@@ -21,12 +21,16 @@ from graphwiki_assets.core.llm.requests import (
     AnswerResponse,
     ConflictRequest,
     ConflictResponse,
+    ExtractBatchRequest,
+    ExtractBatchResponse,
     ExtractRequest,
     ExtractResponse,
     JudgeRequest,
     JudgeResponse,
     RouteRequest,
     RouteResponse,
+    SummaryBatchRequest,
+    SummaryBatchResponse,
     SummaryRequest,
     SummaryResponse,
 )
@@ -42,6 +46,7 @@ class Usage:
     """Counters for one client. ``calls`` are completed backend calls (offline calls
     included, with estimated tokens); ``retries`` are attempts repeated after a transient
     error or an invalid reply; ``failures`` are calls that raised an ``LLMError``.
+    Every count is also kept per task (extract, judge, conflicts, summarize, ...).
     Snapshot before and subtract after to get one asset's share."""
 
     calls: int = 0
@@ -50,25 +55,41 @@ class Usage:
     completion_tokens: int = 0
     retries: int = 0
     failures: int = 0
+    by_task: dict[str, dict[str, int]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
-    def add(self, **counts: int) -> None:
+    def add(self, task: str | None = None, **counts: int) -> None:
         with self._lock:
             for name, n in counts.items():
                 setattr(self, name, getattr(self, name) + n)
+                if task:
+                    per = self.by_task.setdefault(task, dict.fromkeys(COUNTERS, 0))
+                    per[name] += n
 
     def as_dict(self) -> dict[str, int]:
         return {name: getattr(self, name) for name in COUNTERS}
 
+    def tasks(self) -> dict[str, dict[str, int]]:
+        """Per task, the counters that are not zero."""
+        return {task: {k: v for k, v in counts.items() if v} for task, counts in sorted(self.by_task.items())
+                if any(counts.values())}
+
     def snapshot(self) -> "Usage":
         with self._lock:
-            return Usage(**self.as_dict())
+            return Usage(**self.as_dict(), by_task={t: dict(c) for t, c in self.by_task.items()})
+
+    def _combine(self, other: "Usage", sign: int) -> "Usage":
+        tasks = {}
+        for task in set(self.by_task) | set(other.by_task):
+            mine, theirs = self.by_task.get(task, {}), other.by_task.get(task, {})
+            tasks[task] = {n: mine.get(n, 0) + sign * theirs.get(n, 0) for n in COUNTERS}
+        return Usage(**{name: getattr(self, name) + sign * getattr(other, name) for name in COUNTERS}, by_task=tasks)
 
     def __sub__(self, other: "Usage") -> "Usage":
-        return Usage(**{name: getattr(self, name) - getattr(other, name) for name in COUNTERS})
+        return self._combine(other, -1)
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in COUNTERS})
+        return self._combine(other, 1)
 
     @property
     def total_tokens(self) -> int:
@@ -89,12 +110,13 @@ class Task:
 TASKS: dict[str, Task] = {
     t.name: t
     for t in [
-        Task("extract", ExtractRequest, ExtractResponse, prompts.EXTRACT_PROMPT_VERSION, prompts.extract_messages, prompts.EXTRACT_SCHEMA),
+        Task("extract", ExtractBatchRequest, ExtractBatchResponse, prompts.EXTRACT_PROMPT_VERSION, prompts.extract_messages, prompts.EXTRACT_SCHEMA),
         Task("judge", JudgeRequest, JudgeResponse, prompts.JUDGE_PROMPT_VERSION, prompts.judge_messages, prompts.JUDGE_SCHEMA),
         Task("conflicts", ConflictRequest, ConflictResponse, prompts.CONFLICT_PROMPT_VERSION, prompts.conflict_messages, prompts.CONFLICT_SCHEMA),
         Task(
-            "summarize", SummaryRequest, SummaryResponse, prompts.SUMMARY_PROMPT_VERSION, prompts.summary_messages, prompts.SUMMARY_SCHEMA,
-            check=lambda r: None if r.summary.strip() else "summary is empty",
+            "summarize", SummaryBatchRequest, SummaryBatchResponse, prompts.SUMMARY_PROMPT_VERSION, prompts.summary_messages,
+            prompts.SUMMARY_SCHEMA,
+            check=lambda r: "a summary is empty" if any(not s.summary.strip() for s in r.summaries) else None,
         ),
         Task("route", RouteRequest, RouteResponse, prompts.ROUTE_PROMPT_VERSION, prompts.route_messages, prompts.ROUTE_SCHEMA),
         Task("answer", AnswerRequest, AnswerResponse, prompts.ANSWER_PROMPT_VERSION, prompts.answer_messages, prompts.ANSWER_SCHEMA),
@@ -103,23 +125,38 @@ TASKS: dict[str, Task] = {
 
 
 class BaseLLM:
-    """The six typed calls, each validated against its request and labelled."""
+    """The six typed calls, each validated against its request and labelled. ``extract``
+    and ``summarize`` take one item as a convenience; the tasks themselves take several."""
 
     label: str
     offline: bool
     usage: Usage
+    concurrency: int = 1
+
+    def extract_batch(self, req: ExtractBatchRequest) -> ExtractBatchResponse:
+        return self._run(TASKS["extract"], req)
 
     def extract(self, req: ExtractRequest) -> ExtractResponse:
-        return self._run(TASKS["extract"], req)
+        resp = self.extract_batch(ExtractBatchRequest(documents=[req]))
+        if not resp.documents:
+            raise LLMBadOutput(f"{self.label} extract: no extraction returned for {req.source_id}")
+        return resp.documents[0].as_response(resp.backend)
+
+    def summarize_batch(self, req: SummaryBatchRequest) -> SummaryBatchResponse:
+        return self._run(TASKS["summarize"], req)
+
+    def summarize(self, req: SummaryRequest) -> SummaryResponse:
+        one = req if req.concept_id else req.model_copy(update={"concept_id": "c1"})
+        resp = self.summarize_batch(SummaryBatchRequest(concepts=[one]))
+        if not resp.summaries:
+            raise LLMBadOutput(f"{self.label} summarize: no summary returned for {req.name!r}")
+        return SummaryResponse(summary=resp.summaries[0].summary, backend=resp.backend)
 
     def judge(self, req: JudgeRequest) -> JudgeResponse:
         return self._run(TASKS["judge"], req)
 
     def conflicts(self, req: ConflictRequest) -> ConflictResponse:
         return self._run(TASKS["conflicts"], req)
-
-    def summarize(self, req: SummaryRequest) -> SummaryResponse:
-        return self._run(TASKS["summarize"], req)
 
     def route(self, req: RouteRequest) -> RouteResponse:
         return self._run(TASKS["route"], req)

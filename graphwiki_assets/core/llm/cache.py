@@ -32,6 +32,7 @@ class CachedLLM(BaseLLM):
         self.label = inner.label
         self.offline = inner.offline
         self.usage = inner.usage
+        self.concurrency = inner.concurrency
         self.cache_dir = Path(cache_dir)
 
     def path_for(self, task: Task, req: Any) -> Path:
@@ -44,7 +45,7 @@ class CachedLLM(BaseLLM):
         path = self.path_for(task, req)
         hit = self._load(task, path)
         if hit is not None:
-            self.usage.add(cache_hits=1)
+            self.usage.add(task.name, cache_hits=1)
             return hit
         resp = self.inner._run(task, req)
         if not getattr(resp, "defaulted", 0):

@@ -1,7 +1,9 @@
 """The OpenAI-compatible backend: any endpoint that speaks chat completions (OpenAI,
 Ollama, vLLM, llama.cpp server).
 
-Transport: the SDK's own retries are off so every attempt is counted here; 429, 408,
+Transport: at most ``settings.concurrency`` requests are in flight at once per backend,
+whatever number of threads call it (a retry waiting out its backoff holds no slot).
+The SDK's own retries are off so every attempt is counted here; 429, 408,
 409, 5xx, timeouts and connection errors are retried with exponential backoff and
 jitter (a server's Retry-After is honoured up to ``backoff_max``), then the call fails
 with ``LLMUnavailable``. Other 4xx fail at once, except that an endpoint rejecting
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
 import time
 from typing import Any
 
@@ -49,6 +52,8 @@ class OpenAILLM(BaseLLM):
         self.backoff_max = backoff_max
         self.temperature = temperature
         self._format = 0  # index into _FORMATS; moves on when the endpoint rejects one
+        self.concurrency = max(1, settings.concurrency)
+        self._slots = threading.BoundedSemaphore(self.concurrency)
         if client is None:
             from openai import OpenAI  # imported here: the offline path never needs it
 
@@ -67,12 +72,12 @@ class OpenAILLM(BaseLLM):
         content = self._chat(task, messages)
         resp, error = _parse(task, content)
         if resp is None:
-            self.usage.add(retries=1)
+            self.usage.add(task.name, retries=1)
             repair = f"That reply was not valid: {error}. Reply again with only a JSON object that matches the schema."
             messages = [*messages, {"role": "assistant", "content": content[:4000]}, {"role": "user", "content": repair}]
             resp, error = _parse(task, self._chat(task, messages))
         if resp is None:
-            self.usage.add(failures=1)
+            self.usage.add(task.name, failures=1)
             raise LLMBadOutput(f"{self.label} {task.name}: invalid output after a repair re-ask: {error}")
         return resp
 
@@ -86,7 +91,8 @@ class OpenAILLM(BaseLLM):
         while True:
             fmt = _FORMATS[self._format]
             try:
-                completion = self._client.chat.completions.create(**self._params(task, messages, fmt))
+                with self._slots:
+                    completion = self._client.chat.completions.create(**self._params(task, messages, fmt))
             except (openai.APITimeoutError, openai.APIConnectionError) as e:
                 last_error, delay = e, None
             except openai.APIStatusError as e:
@@ -94,15 +100,15 @@ class OpenAILLM(BaseLLM):
                     self._format += 1  # not a retry: the endpoint cannot do this format
                     continue
                 if e.status_code not in _RETRY_STATUS and e.status_code < 500:
-                    self.usage.add(failures=1)
+                    self.usage.add(task.name, failures=1)
                     raise LLMUnavailable(f"{self.label}: HTTP {e.status_code}: {_short(e)}") from e
                 last_error, delay = e, _retry_after(e)
             else:
-                return self._record(completion, messages)
+                return self._record(task, completion, messages)
             if attempt >= self.max_retries:
-                self.usage.add(failures=1)
+                self.usage.add(task.name, failures=1)
                 raise LLMUnavailable(f"{self.label} {task.name}: gave up after {attempt + 1} attempts: {_short(last_error)}") from last_error
-            self.usage.add(retries=1)
+            self.usage.add(task.name, retries=1)
             time.sleep(self._backoff(attempt, delay))
             attempt += 1
 
@@ -124,13 +130,13 @@ class OpenAILLM(BaseLLM):
                 params["response_format"] = {"type": "json_object"}
         return params
 
-    def _record(self, completion: Any, messages: Messages) -> str:
+    def _record(self, task: Task, completion: Any, messages: Messages) -> str:
         choice = completion.choices[0] if getattr(completion, "choices", None) else None
         content = (choice.message.content if choice is not None else None) or ""
         usage = getattr(completion, "usage", None)
         prompt = getattr(usage, "prompt_tokens", None) or estimate_prompt_tokens(messages)
         done = getattr(usage, "completion_tokens", None) or estimate_tokens(content)
-        self.usage.add(calls=1, prompt_tokens=prompt, completion_tokens=done)
+        self.usage.add(task.name, calls=1, prompt_tokens=prompt, completion_tokens=done)
         return content
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:

@@ -16,16 +16,16 @@ from typing import Any
 from graphwiki_assets.core.llm.requests import (
     AnswerRequest,
     ConflictRequest,
-    ExtractRequest,
+    ExtractBatchRequest,
     JudgeRequest,
     RouteRequest,
-    SummaryRequest,
+    SummaryBatchRequest,
 )
 
-EXTRACT_PROMPT_VERSION = "extract/v2"
-JUDGE_PROMPT_VERSION = "judge/v3"
-CONFLICT_PROMPT_VERSION = "conflict/v2"
-SUMMARY_PROMPT_VERSION = "summary/v2"
+EXTRACT_PROMPT_VERSION = "extract/v3"
+JUDGE_PROMPT_VERSION = "judge/v4"
+CONFLICT_PROMPT_VERSION = "conflict/v3"
+SUMMARY_PROMPT_VERSION = "summary/v3"
 ROUTE_PROMPT_VERSION = "route/v2"
 ANSWER_PROMPT_VERSION = "answer/v2"
 
@@ -62,20 +62,24 @@ def _messages(system: str, data: Any, name: str, lead: str = "") -> Messages:
     ]
 
 
-def extract_messages(req: ExtractRequest) -> Messages:
+def extract_messages(req: ExtractBatchRequest) -> Messages:
     system = (
-        "You extract a knowledge graph from one document. Return the concepts it "
-        "mentions (named entities, technical terms, acronyms; not dates or bare numbers) "
-        "and the atomic claims it makes.\n"
+        "You extract a knowledge graph from each document given. For every document, "
+        "return its doc_id, the concepts it mentions (named entities, technical terms, "
+        "acronyms; not dates or bare numbers) and the atomic claims it makes. Documents "
+        "are independent: never mix concepts or claims between them.\n"
         "- concept.name: the most complete name used in the text; concept.type: a short "
         "generic noun in Title case (Person, City, Band, Database, Organization, Concept); "
         "concept.description: one sentence from the text's point of view; concept.aliases: "
         "other names the text gives for the same thing (acronyms, 'X (Y)', 'also known as').\n"
         "- claim.text: one self-contained factual statement, with pronouns replaced by names; "
-        "claim.about: names of concepts from your concepts list that the claim is about.\n"
-        "Do not invent facts that the document does not state."
+        "claim.about: names of concepts from that document's concepts that the claim is about.\n"
+        "Do not invent facts that a document does not state."
     )
-    return _messages(system, req.text, "document", lead=f"Document id {req.source_id!r}, title {req.title!r}.\n")
+    # a title that is already the text's first line is not paid for twice
+    docs = [{"doc_id": d.source_id, **({} if d.text.split("\n", 1)[0].strip() == d.title.strip() else {"title": d.title}),
+             "text": d.text} for d in req.documents]
+    return _messages(system, docs, "documents")
 
 
 def judge_messages(req: JudgeRequest) -> Messages:
@@ -86,21 +90,33 @@ def judge_messages(req: JudgeRequest) -> Messages:
         "a part of a whole, a sibling in the same category)? A name that contains the other "
         "name plus extra words usually names a different, related thing. Decide from the "
         "names, types, aliases and context only. When unsure answer same=false: a wrong "
-        "merge is worse than a missed one. The data lists each mention once with its candidates; "
-        "return exactly one verdict per candidate pair_id."
+        "merge is worse than a missed one. The data lists every entity once as a row of "
+        "its columns, and each pair as [pair_id, mention row id, candidate row id]; return "
+        "exactly one verdict per pair_id, with a reason of a few words."
     )
-    return _messages(system, _grouped_by_mention(req), "pairs")
+    return _messages(system, _entity_table(req), "pairs")
 
 
-def _grouped_by_mention(req: JudgeRequest) -> list[dict[str, Any]]:
-    """Each mention once, with its candidates: a mention's context is not paid for per pair."""
-    groups: dict[str, dict[str, Any]] = {}
+ENTITY_COLUMNS = ["id", "name", "type", "aliases", "context"]
+
+
+def _entity_table(req: JudgeRequest) -> dict[str, Any]:
+    """Each distinct view once, as a row: a mention or candidate shared by several pairs is
+    paid for once, and the keys of a view are paid for once per prompt, not per entity."""
+    ids: dict[str, int] = {}
+    rows: list[list[Any]] = []
+    pairs: list[list[Any]] = []
     for pair in req.pairs:
-        mention = pair.mention.model_dump(exclude_defaults=True)
-        key = json.dumps(mention, sort_keys=True)
-        group = groups.setdefault(key, {"mention": mention, "candidates": []})
-        group["candidates"].append({"pair_id": pair.pair_id, **pair.candidate.model_dump(exclude_defaults=True)})
-    return list(groups.values())
+        refs = []
+        for view in (pair.mention, pair.candidate):
+            row = [view.name, view.type, view.aliases, view.context]
+            key = json.dumps(row)
+            if key not in ids:
+                ids[key] = len(ids) + 1
+                rows.append([ids[key], *row])
+            refs.append(ids[key])
+        pairs.append([pair.pair_id, *refs])
+    return {"columns": ENTITY_COLUMNS, "entities": rows, "pairs": pairs}
 
 
 def conflict_messages(req: ConflictRequest) -> Messages:
@@ -108,18 +124,38 @@ def conflict_messages(req: ConflictRequest) -> Messages:
         "You compare pairs of claims about the same concept. relation='contradicts' when "
         "both cannot be true at once (negation, opposite property, different value for the "
         "same quantity or date); 'supports' when they state the same thing; 'unrelated' "
-        "when they talk about different aspects. Return exactly one verdict per pair_id."
+        "when they talk about different aspects. The data lists every concept (id, name, "
+        "other names) and claim (id, text) once, and each pair as [pair_id, concept id, new "
+        "claim id, existing claim id]; return exactly one verdict per pair_id, with a reason "
+        "of a few words."
     )
-    return _messages(system, [p.model_dump(exclude_defaults=True) for p in req.pairs], "claim_pairs")
+    return _messages(system, _claim_table(req), "claim_pairs")
 
 
-def summary_messages(req: SummaryRequest) -> Messages:
+def _claim_table(req: ConflictRequest) -> dict[str, Any]:
+    concepts: dict[str, list[Any]] = {}
+    claims: dict[str, int] = {}
+    pairs: list[list[Any]] = []
+    for pair in req.pairs:
+        ckey = json.dumps([pair.concept, pair.concept_aliases])
+        if ckey not in concepts:
+            concepts[ckey] = [len(concepts) + 1, pair.concept, pair.concept_aliases]
+        refs = []
+        for text in (pair.new_claim, pair.existing_claim):
+            claims.setdefault(text, len(claims) + 1)
+            refs.append(claims[text])
+        pairs.append([pair.pair_id, concepts[ckey][0], *refs])
+    return {"concepts": list(concepts.values()), "claims": [[i, t] for t, i in claims.items()], "pairs": pairs}
+
+
+def summary_messages(req: SummaryBatchRequest) -> Messages:
     system = (
-        "You write the summary of one knowledge-graph concept: at most three sentences, "
-        "under 400 characters, using only the current summary and the facts given. Keep "
-        "what is still supported, add what is new, do not invent anything."
+        "You write the summaries of knowledge-graph concepts. For each concept, by its "
+        "concept_id: at most three sentences, under 400 characters, using only its current "
+        "summary and the facts given for it. Keep what is still supported, add what is new, "
+        "do not invent anything, never mix concepts."
     )
-    return _messages(system, req.model_dump(), "concept")
+    return _messages(system, [c.model_dump(exclude_defaults=True) for c in req.concepts], "concepts")
 
 
 def route_messages(req: RouteRequest) -> Messages:
@@ -158,11 +194,19 @@ _STRS = {"type": "array", "items": _STR}
 
 EXTRACT_SCHEMA = _obj(
     {
-        "concepts": {
+        "documents": {
             "type": "array",
-            "items": _obj({"name": _STR, "type": _STR, "description": _STR, "aliases": _STRS}),
-        },
-        "claims": {"type": "array", "items": _obj({"text": _STR, "about": _STRS})},
+            "items": _obj(
+                {
+                    "doc_id": _STR,
+                    "concepts": {
+                        "type": "array",
+                        "items": _obj({"name": _STR, "type": _STR, "description": _STR, "aliases": _STRS}),
+                    },
+                    "claims": {"type": "array", "items": _obj({"text": _STR, "about": _STRS})},
+                }
+            ),
+        }
     }
 )
 JUDGE_SCHEMA = _obj(
@@ -183,7 +227,7 @@ CONFLICT_SCHEMA = _obj(
         }
     }
 )
-SUMMARY_SCHEMA = _obj({"summary": _STR})
+SUMMARY_SCHEMA = _obj({"summaries": {"type": "array", "items": _obj({"concept_id": _STR, "summary": _STR})}})
 ROUTE_SCHEMA = _obj(
     {
         "shape": {

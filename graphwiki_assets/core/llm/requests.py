@@ -45,6 +45,29 @@ class ExtractResponse(BaseModel):
     backend: str = ""
 
 
+class ExtractBatchRequest(BaseModel):
+    """Several documents in one call: short sources share a prompt (and its fixed cost);
+    each document is still answered on its own, under its own id."""
+
+    documents: list[ExtractRequest]
+
+
+class DocumentExtraction(BaseModel):
+    doc_id: str  # the ``source_id`` of the document it answers
+    concepts: list[ExtractedConcept]
+    claims: list[ExtractedClaim]
+    dropped: int = 0
+
+    def as_response(self, backend: str = "") -> ExtractResponse:
+        return ExtractResponse(concepts=self.concepts, claims=self.claims, dropped=self.dropped, backend=backend)
+
+
+class ExtractBatchResponse(BaseModel):
+    documents: list[DocumentExtraction]
+    backend: str = ""
+    missing: list[str] = Field(default_factory=list)  # doc ids never answered, even when asked again
+
+
 # --- entity resolution, stage 2 ----------------------------------------------------
 
 
@@ -115,11 +138,29 @@ class SummaryRequest(BaseModel):
     type: str = ""
     current_summary: str = ""
     facts: list[str]
+    concept_id: str = ""
 
 
 class SummaryResponse(BaseModel):
     summary: str
     backend: str = ""
+
+
+class SummaryBatchRequest(BaseModel):
+    """Several concepts' summaries rewritten in one call."""
+
+    concepts: list[SummaryRequest]
+
+
+class ConceptSummary(BaseModel):
+    concept_id: str
+    summary: str
+
+
+class SummaryBatchResponse(BaseModel):
+    summaries: list[ConceptSummary]
+    backend: str = ""
+    missing: list[str] = Field(default_factory=list)  # concept ids left without a summary
 
 
 # --- query routing ------------------------------------------------------------------

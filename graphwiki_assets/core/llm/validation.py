@@ -1,7 +1,10 @@
 """Holding a response to its request, for every backend alike.
 
-Extraction: names cleaned, empty names dropped, duplicates merged case-insensitively,
-claims whose ``about`` names no extracted concept dropped. Judgments and conflict
+Extraction: only documents that were asked about, one answer each (documents left
+unanswered are asked once more, then listed as missing); per document, names cleaned,
+empty names dropped, duplicates merged case-insensitively, claims whose ``about`` names
+no extracted concept dropped. Summaries: only concepts asked about; empty or missing
+ones asked once more, then listed as missing. Judgments and conflict
 verdicts: only ids that were asked about, one per id; ids left unanswered are asked
 once more, then defaulted to the safe answer (NOT_SAME, unrelated). Answers: only
 citations of the request's facts; a sentence citing nothing is dropped.
@@ -19,11 +22,16 @@ from graphwiki_assets.core.llm.requests import (
     AnswerRequest,
     AnswerResponse,
     ConflictVerdict,
+    ConceptSummary,
+    DocumentExtraction,
+    ExtractBatchRequest,
+    ExtractBatchResponse,
     ExtractedClaim,
     ExtractedConcept,
     ExtractResponse,
+    SummaryBatchRequest,
+    SummaryBatchResponse,
     RouteResponse,
-    SummaryResponse,
     Verdict,
 )
 
@@ -75,6 +83,52 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
             continue
         claims[text.casefold()] = ExtractedClaim(text=text, about=about)
     return ExtractResponse(concepts=list(by_key.values()), claims=list(claims.values()), dropped=dropped)
+
+
+def _first_answers(items: list[Any], wanted: list[str], key: Callable[[Any], str]) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for item in items:
+        if key(item) in wanted and key(item) not in kept:
+            kept[key(item)] = item
+    return kept
+
+
+def finish_extract_batch(req: ExtractBatchRequest, resp: ExtractBatchResponse,
+                         reask: Callable[[Any], Any]) -> ExtractBatchResponse:
+    wanted = [d.source_id for d in req.documents]
+    kept = _first_answers(resp.documents, wanted, lambda d: d.doc_id)
+    missing = [i for i in wanted if i not in kept]
+    if missing:
+        try:
+            again = reask(ExtractBatchRequest(documents=[d for d in req.documents if d.source_id in missing]))
+            kept.update(_first_answers(again.documents, missing, lambda d: d.doc_id))
+        except LLMError:
+            pass  # what was answered stands; the rest is reported missing
+    documents = []
+    for doc_id in wanted:
+        if doc_id in kept:
+            answer = kept[doc_id]
+            clean = clean_extract(ExtractResponse(concepts=answer.concepts, claims=answer.claims, dropped=answer.dropped))
+            documents.append(DocumentExtraction(doc_id=doc_id, concepts=clean.concepts, claims=clean.claims,
+                                                dropped=clean.dropped))
+    return ExtractBatchResponse(documents=documents, missing=[i for i in wanted if i not in kept])
+
+
+def finish_summaries(req: SummaryBatchRequest, resp: SummaryBatchResponse,
+                     reask: Callable[[Any], Any]) -> SummaryBatchResponse:
+    wanted = [c.concept_id for c in req.concepts]
+    answered = [s.model_copy(update={"summary": _clean(s.summary)}) for s in resp.summaries]
+    kept = _first_answers([s for s in answered if s.summary], wanted, lambda s: s.concept_id)
+    missing = [i for i in wanted if i not in kept]
+    if missing:
+        try:
+            again = reask(SummaryBatchRequest(concepts=[c for c in req.concepts if c.concept_id in missing]))
+            more = [s.model_copy(update={"summary": _clean(s.summary)}) for s in again.summaries]
+            kept.update(_first_answers([s for s in more if s.summary], missing, lambda s: s.concept_id))
+        except LLMError:
+            pass
+    return SummaryBatchResponse(summaries=[ConceptSummary(concept_id=i, summary=kept[i].summary) for i in wanted if i in kept],
+                                missing=[i for i in wanted if i not in kept])
 
 
 def _keep_asked(verdicts: list[Any], wanted: list[str]) -> tuple[dict[str, Any], int]:
@@ -130,7 +184,7 @@ def clean_route(resp: RouteResponse) -> RouteResponse:
 
 def finish(task: str, req: Any, resp: Any, reask: Callable[[Any], Any]) -> Any:
     if task == "extract":
-        return clean_extract(resp)
+        return finish_extract_batch(req, resp, reask)
     if task == "judge":
         return finish_verdicts(req, resp, reask, lambda i: Verdict(pair_id=i, same=False, confidence=0.0, reason=NO_VERDICT))
     if task == "conflicts":
@@ -140,5 +194,5 @@ def finish(task: str, req: Any, resp: Any, reask: Callable[[Any], Any]) -> Any:
     if task == "route":
         return clean_route(resp)
     if task == "summarize":
-        return SummaryResponse(summary=_clean(resp.summary))
+        return finish_summaries(req, resp, reask)
     raise ValueError(f"unknown task {task}")

@@ -12,6 +12,8 @@ Nodes
   (:Judgment {id, mention, mention_context, candidate_id, candidate_name, verdict, score,
               backend, reason, reviewed, source_id, concept_id, created_at})
       the audit record of one stage-2 entity-resolution judgment.
+  (:Lease {name, holder, host, pid, purpose, acquired_at, expires_at})
+      bookkeeping, not knowledge: which writer may resolve and commit right now.
 
 Relationships
   (Concept|Claim)-[:DERIVED_FROM]->(Source)            provenance: the citation
@@ -38,6 +40,7 @@ CONSTRAINTS = [
     "CREATE CONSTRAINT concept_id IF NOT EXISTS FOR (n:Concept) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (n:Claim) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT judgment_id IF NOT EXISTS FOR (n:Judgment) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT lease_name IF NOT EXISTS FOR (n:Lease) REQUIRE n.name IS UNIQUE",
 ]
 
 INDEXES = [

@@ -1,10 +1,17 @@
-"""The ingest lineage, one partition per source file:
+"""The ingest lineage, one partition per source file, many partitions per run:
 
-    sources -> extracted_candidates -> resolved_concepts -> claim_links -> summaries
+    sources -> extracted_candidates -> resolved_concepts + claim_links -> summaries
 
-Stages hand typed plans to each other; only ``claim_links`` writes, in one transaction
-per source, then runs the blocking verify gates. A bad file is skipped with its reason
-(downstream stages pass it through); an LLM that keeps failing fails that partition only.
+A backfill or a sensor tick over many files is a few runs of up to ``MAX_PARTITIONS_PER_RUN``
+partitions each; the steps of a run share one process (the embedding model loads once per
+run) and work through the run's sources in the same batches as the CLI. Every output is a
+dict from partition key to that source's value (see ``io.py``).
+
+Resolution and the commit are one step, under the ingest lease: nothing may change the
+graph between a batch's read and its write (see ``core/ingest/lease.py``). A bad file is
+skipped with its reason; a source whose LLM calls keep failing writes nothing and fails
+the run by name once every other source of the run is committed (re-running costs those
+no LLM call: their text is in the graph).
 """
 
 
@@ -12,164 +19,175 @@ from pathlib import Path
 
 import dagster as dg
 
-from graphwiki_assets.core.ingest.claims import find_conflicts, plan_claims
-from graphwiki_assets.core.ingest.commit import commit_source
-from graphwiki_assets.core.ingest.extraction import extract_candidates
 from graphwiki_assets.core.ingest.files import SourceDocument, SourceRejected, read_source
-from graphwiki_assets.core.ingest.models import Candidates, ResolutionPlan
-from graphwiki_assets.core.ingest.pipeline import Ingestor, utc_now
-from graphwiki_assets.core.ingest.resolution import resolve
-from graphwiki_assets.core.llm.client import LLMError
+from graphwiki_assets.core.ingest.models import Candidates, CommitReport
+from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, batched, extract_sources, triage, utc_now
+from graphwiki_assets.core.ingest.summaries import refresh_summaries
+from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.ingest.verify import VERIFY_SPECS, verify_results
+from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "ingest"
-POOL = "graphwiki_writes"  # graph-writing stages of different sources never interleave
+IO = "ingest_io_manager"
+# Large enough that a backfill is a few runs (each loads the embedding model once), small
+# enough that one run's failure leaves most of a large backfill done.
+MAX_PARTITIONS_PER_RUN = 256
+BACKFILL = dg.BackfillPolicy.multi_run(max_partitions_per_run=MAX_PARTITIONS_PER_RUN)
+COMMON = dict(group_name=GROUP, partitions_def=source_partitions, backfill_policy=BACKFILL)
 
 
 def _usage_metadata(llm, before) -> dict:
-    used = (llm.usage.snapshot() - before).as_dict()
-    meta = {f"llm_{k}": dg.MetadataValue.int(int(v)) for k, v in used.items()}
+    used = llm.usage.snapshot() - before
+    meta: dict = {f"llm_{k}": dg.MetadataValue.int(int(v)) for k, v in used.as_dict().items()}
     meta["llm_backend"] = dg.MetadataValue.text(llm.label)
+    if used.tasks():
+        meta["llm_by_task"] = dg.MetadataValue.json(used.tasks())
     return meta
 
 
-def _fail(context: dg.AssetExecutionContext, stage: str, exc: Exception) -> dg.Failure:
-    return dg.Failure(
-        description=f"{stage} failed for {context.partition_key}: {exc}",
-        metadata={"partition": context.partition_key, "error": type(exc).__name__},
-        allow_retries=False,
-    )
+def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
+    return IngestConfig(batch_size=graphwiki.ingest_batch, max_bytes=graphwiki.max_source_bytes)
 
 
-@dg.asset(group_name=GROUP, partitions_def=source_partitions, kinds={"python"},
-          description="The source file read, hashed and checked; unchanged content stops here.")
-def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource,
-            embeddings: EmbeddingResource, llm: LLMResource) -> dg.Output[dict]:
-    path = Path(graphwiki.sources_dir) / context.partition_key
-    try:
-        doc = read_source(path, display=context.partition_key)
-    except SourceRejected as exc:
-        context.log.warning(f"skipping {exc.path}: {exc.reason}")
-        return dg.Output({"status": "skipped", "reason": exc.reason, "path": exc.path},
-                         metadata={"status": "skipped", "reason": exc.reason})
-    with neo4j.open() as store:
-        ingestor = Ingestor(store=store, embedder=embeddings.embedder(), llm=llm.client())
-        ingestor.ensure_schema()
-        if ingestor.existing(doc) is not None:
-            ingestor.touch(doc.source_id, doc.path)
-            return dg.Output({"status": "unchanged", "source_id": doc.source_id, "path": doc.path},
-                             metadata={"status": "unchanged", "sha256": doc.sha256, "llm_calls": 0})
-    return dg.Output(
-        {"status": "new", "path": doc.path, "title": doc.title, "text": doc.text, "sha256": doc.sha256},
-        metadata={"status": "new", "sha256": doc.sha256, "title": doc.title, "characters": len(doc.text)},
-    )
-
-
-@dg.asset(group_name=GROUP, partitions_def=source_partitions, kinds={"openai"},
-          description="Concepts and atomic claims extracted against the fixed schema (validated).")
-def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, llm: LLMResource) -> dg.Output:
-    if sources["status"] != "new":
-        return dg.Output(None, metadata={"status": sources["status"]})
-    client = llm.client()
-    before = client.usage.snapshot()
-    doc = SourceDocument(path=sources["path"], title=sources["title"], text=sources["text"], sha256=sources["sha256"])
-    try:
-        candidates = extract_candidates(client, doc)
-    except LLMError as exc:
-        raise _fail(context, "extraction", exc) from exc
-    rows = [{"name": c.name, "type": c.type, "aliases": ", ".join(c.aliases)} for c in candidates.extraction.concepts]
-    return dg.Output(candidates, metadata={
-        "concepts": len(candidates.extraction.concepts),
-        "claims": len(candidates.extraction.claims),
-        "dropped_off_schema": candidates.extraction.dropped,
-        "removed_injections": len(candidates.removed_injections),
-        "chunks": candidates.chunks,
-        "preview": dg.MetadataValue.md(_table(rows[:25], ["name", "type", "aliases"])),
-        **_usage_metadata(client, before),
-    })
-
-
-@dg.asset(group_name=GROUP, partitions_def=source_partitions, kinds={"neo4j", "openai"},
-          description="Two-stage entity resolution: vector-index screen, then one SAME/NOT_SAME judgment per candidate.")
-def resolved_concepts(context: dg.AssetExecutionContext, extracted_candidates: Candidates | None,
-                      neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> dg.Output:
-    if extracted_candidates is None:
-        return dg.Output(None, metadata={"status": "nothing to resolve"})
-    client = llm.client()
-    before = client.usage.snapshot()
-    with neo4j.open() as store:
+@dg.asset(**COMMON, io_manager_key=IO, kinds={"python"},
+          description="Each source file read, hashed and checked; unchanged text (same SHA256) stops here.")
+def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource) -> dict:
+    folder = Path(graphwiki.sources_dir)
+    items: list[SourceDocument | SourceRejected] = []
+    for key in context.partition_keys:
         try:
-            plan = resolve(store, embeddings.embedder(), client, extracted_candidates)
-        except LLMError as exc:
-            raise _fail(context, "entity resolution", exc) from exc
-    same = sum(j.verdict == "SAME" for j in plan.judgments)
-    return dg.Output(plan, metadata={
-        "created": sum(a.created for a in plan.actions),
-        "merged": sum(not a.created for a in plan.actions),
-        "exact_matches": plan.exact_matches,
-        "stage1_pairs": plan.stage1_pairs,
-        "stage1_screened": plan.stage1_screened,
-        "judgments_same": same,
-        "judgments_not_same": len(plan.judgments) - same,
-        **_usage_metadata(client, before),
+            items.append(read_source(folder / key, max_bytes=graphwiki.max_source_bytes, display=key))
+        except SourceRejected as exc:
+            context.log.warning(f"skipping {exc.path}: {exc.reason}")
+            items.append(exc)
+    with neo4j.open() as store:
+        new, also, reports = triage(store, items, utc_now())
+    out: dict[str, dict] = {r.path: {"status": r.status, "reason": r.reason, "path": r.path} for r in reports}
+    for doc in new:
+        out[doc.path] = {"status": "new", "path": doc.path, "title": doc.title, "text": doc.text, "sha256": doc.sha256,
+                         "also_paths": also.get(doc.source_id, [])}
+    counts = {s: sum(v["status"] == s for v in out.values()) for s in ("new", "unchanged", "skipped")}
+    problems = [{"path": v["path"], "reason": v["reason"]} for v in out.values() if v["status"] == "skipped"]
+    context.add_output_metadata({
+        **{f"sources_{s}": dg.MetadataValue.int(n) for s, n in counts.items()},
+        "skipped": dg.MetadataValue.md(markdown_table(problems[:50], ["path", "reason"], empty="none skipped")),
     })
+    return out
 
 
-@dg.asset(group_name=GROUP, partitions_def=source_partitions, kinds={"neo4j"}, pool=POOL,
-          check_specs=VERIFY_SPECS,
-          description="Claims DERIVED_FROM their source and about their concepts, contradictions found; "
-                      "the whole source committed in one transaction, then verified.")
-def claim_links(context: dg.AssetExecutionContext, resolved_concepts: ResolutionPlan | None,
-                neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource):
+@dg.asset(**COMMON, io_manager_key=IO, kinds={"python"}, tags={"graphwiki/llm": "extract"},
+          description="Concepts and atomic claims extracted against the fixed schema (validated); "
+                      "short sources share a call, calls run side by side.")
+def extracted_candidates(context: dg.AssetExecutionContext, sources: dict,
+                         llm: LLMResource) -> dict:
     client = llm.client()
     before = client.usage.snapshot()
-    written: list[str] = []
+    new = {key: v for key, v in sources.items() if v["status"] == "new"}
+    docs = [SourceDocument(path=v["path"], title=v["title"], text=v["text"], sha256=v["sha256"]) for v in new.values()]
+    candidates, failed = extract_sources(client, docs, also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())})
+    out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
+    out.update({c.path: c for c in candidates})
+    out.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
+    rows = [{"source": c.path, "concepts": len(c.extraction.concepts), "claims": len(c.extraction.claims),
+             "chunks": c.chunks} for c in candidates]
+    context.add_output_metadata({
+        "sources_extracted": dg.MetadataValue.int(len(candidates)),
+        "sources_failed": dg.MetadataValue.int(len(failed)),
+        "concepts": dg.MetadataValue.int(sum(r["concepts"] for r in rows)),
+        "claims": dg.MetadataValue.int(sum(r["claims"] for r in rows)),
+        "preview": dg.MetadataValue.md(markdown_table(rows[:50], ["source", "concepts", "claims", "chunks"])),
+        **_usage_metadata(client, before),
+    })
+    return out
+
+
+@dg.multi_asset(
+    **COMMON,
+    ins={"extracted_candidates": dg.AssetIn()},
+    outs={
+        "resolved_concepts": dg.AssetOut(io_manager_key=IO, kinds={"neo4j"}, tags={"graphwiki/llm": "judge"},
+                                         description="Two-stage entity resolution: exact names, a vector-index "
+                                                     "screen, then one SAME/NOT_SAME judgment per candidate."),
+        "claim_links": dg.AssetOut(io_manager_key=IO, kinds={"neo4j"}, tags={"graphwiki/llm": "conflicts"},
+                                   description="Claims DERIVED_FROM their source and about their concepts, "
+                                               "contradictions found; each batch committed in one transaction, "
+                                               "then verified."),
+    },
+    internal_asset_deps={"resolved_concepts": {dg.AssetKey("extracted_candidates")},
+                         "claim_links": {dg.AssetKey("resolved_concepts")}},
+    check_specs=VERIFY_SPECS,
+    can_subset=False,
+)
+def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: dict,
+                       graphwiki: GraphwikiConfig, neo4j: Neo4jResource, embeddings: EmbeddingResource,
+                       llm: LLMResource):
+    client = llm.client()
+    before = client.usage.snapshot()
+    pending = [v for v in extracted_candidates.values() if isinstance(v, Candidates)]
+    reports: dict[str, CommitReport] = {}
+    for key, value in extracted_candidates.items():
+        if not isinstance(value, Candidates):
+            reports[key] = CommitReport(source_id="", path=key, status=value["status"], reason=value.get("reason", ""))
+    times = StageTimes()
     with neo4j.open() as store:
-        if resolved_concepts is None:
-            yield dg.Output(None, metadata={"status": "nothing to write"})
-        else:
-            embedder = embeddings.embedder()
-            try:
-                links = find_conflicts(store, client, resolved_concepts, plan_claims(resolved_concepts, embedder))
-            except LLMError as exc:
-                raise _fail(context, "contradiction detection", exc) from exc
-            report = commit_source(store, embedder, resolved_concepts, links, client.label, utc_now())
-            written.append(report.source_id)
-            yield dg.Output(report.model_dump(), metadata={
-                "source_id": report.source_id,
-                "concepts_created": report.concepts_created,
-                "concepts_merged": report.concepts_merged,
-                "claims": report.claims,
-                "contradictions": report.contradictions,
-                "settled": report.settled,
-                "superseded_sources": len(report.superseded_sources),
-                "flagged_for_review": report.flagged_for_review,
-                **_usage_metadata(client, before),
-            })
-        yield from verify_results(store, source_ids=written)
+        if pending:
+            ingestor = Ingestor(store=store, embedder=embeddings.embedder(), llm=client, config=_config(graphwiki),
+                                times=times, log=context.log.info, purpose=f"dagster run {context.run_id[:8]}")
+            ingestor.ensure_schema()
+            for batch in batched(pending, ingestor.config.batch_size):
+                for report in ingestor.resolve_and_commit(batch, ingestor.embed(batch)):
+                    reports[report.path] = report
+                context.log.info(f"committed {sum(r.status == 'new' for r in reports.values())} of {len(pending)} sources")
+        written = [r.source_id for r in reports.values() if r.status == "new"]
+        checks = list(verify_results(store, source_ids=written))
+    failed = {k: r for k, r in reports.items() if r.status == "failed"}
+    if failed:
+        raise dg.Failure(
+            description=f"{len(failed)} of {len(reports)} sources failed (nothing of them was written; the other "
+                        f"{len(reports) - len(failed)} are in the graph, so a re-run retries only these): "
+                        + "; ".join(f"{k}: {r.reason}" for k, r in list(failed.items())[:10]),
+            metadata={"failed": dg.MetadataValue.md(markdown_table(
+                [{"source": k, "reason": r.reason} for k, r in failed.items()], ["source", "reason"]))},
+            allow_retries=False,
+        )
+    resolved = {key: {"status": r.status, "created": r.concepts_created, "merged": r.concepts_merged,
+                      "judgments": r.judgments} for key, r in reports.items()}
+    rows = [{"source": k, "status": r.status, "created": r.concepts_created, "merged": r.concepts_merged,
+             "claims": r.claims, "contradictions": r.contradictions} for k, r in reports.items()]
+    new = [r for r in reports.values() if r.status == "new"]
+    usage = _usage_metadata(client, before)
+    yield dg.Output(resolved, output_name="resolved_concepts", metadata={
+        "created": dg.MetadataValue.int(sum(r.concepts_created for r in new)),
+        "merged": dg.MetadataValue.int(sum(r.concepts_merged for r in new)),
+        "judgments": dg.MetadataValue.int(sum(r.judgments for r in new)),
+        **usage,
+    })
+    yield dg.Output({k: r.model_dump() for k, r in reports.items()}, output_name="claim_links", metadata={
+        "sources_written": dg.MetadataValue.int(len(new)),
+        "claims": dg.MetadataValue.int(sum(r.claims for r in new)),
+        "contradictions": dg.MetadataValue.int(sum(r.contradictions for r in new)),
+        "settled": dg.MetadataValue.int(sum(r.settled for r in new)),
+        "flagged_for_review": dg.MetadataValue.int(sum(r.flagged_for_review for r in new)),
+        "seconds_by_stage": dg.MetadataValue.json(times.as_dict()),
+        "sources": dg.MetadataValue.md(markdown_table(rows[:100], ["source", "status", "created", "merged", "claims",
+                                                                   "contradictions"])),
+    })
+    yield from checks
 
 
-@dg.asset(group_name=GROUP, partitions_def=source_partitions, kinds={"neo4j", "openai"}, pool=POOL,
-          deps=[claim_links],
-          description="Summaries of concepts that now carry facts from more than one source, rewritten.")
+@dg.asset(**COMMON, deps=["claim_links"], kinds={"neo4j"}, tags={"graphwiki/llm": "summarize"},
+          description="Summaries of concepts that now carry facts from more than one source, rewritten "
+                      "(several concepts per call).")
 def summaries(context: dg.AssetExecutionContext, neo4j: Neo4jResource, llm: LLMResource) -> dg.MaterializeResult:
     client = llm.client()
     before = client.usage.snapshot()
-    from graphwiki_assets.core.ingest.summaries import refresh_summaries
-
     with neo4j.open() as store:
-        try:
-            refreshed = refresh_summaries(store, client, utc_now())
-        except LLMError as exc:
-            raise _fail(context, "summaries", exc) from exc
-    return dg.MaterializeResult(metadata={"refreshed": refreshed, **_usage_metadata(client, before)})
-
-
-def _table(rows: list[dict], columns: list[str]) -> str:
-    if not rows:
-        return "_none_"
-    head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
-    return head + "".join("| " + " | ".join(str(r.get(c, "")).replace("|", "\\|") for c in columns) + " |\n"
-                          for r in rows)
+        run = refresh_summaries(store, client, utc_now())
+    if run.failed_calls:
+        context.log.warning(f"{run.failed_calls} summary call(s) failed; those concepts stay marked for a later run: "
+                            f"{(run.errors or [''])[0]}")
+    return dg.MaterializeResult(metadata={"refreshed": dg.MetadataValue.int(run.refreshed),
+                                          "failed_calls": dg.MetadataValue.int(run.failed_calls),
+                                          **_usage_metadata(client, before)})

@@ -1,11 +1,13 @@
 import dagster as dg
 
-from graphwiki_assets.defs.ingest.assets import claim_links, extracted_candidates, resolved_concepts, sources, summaries
+from graphwiki_assets.defs.ingest.assets import extracted_candidates, resolve_and_commit, sources, summaries
+from graphwiki_assets.defs.ingest.io import PartitionFilesIOManager
 from graphwiki_assets.defs.ingest.jobs import ingest_job
 from graphwiki_assets.defs.ingest.sensors import sources_sensor
 
 defs = dg.Definitions(
-    assets=[sources, extracted_candidates, resolved_concepts, claim_links, summaries],
+    assets=[sources, extracted_candidates, resolve_and_commit, summaries],
     jobs=[ingest_job],
     sensors=[sources_sensor],
+    resources={"ingest_io_manager": PartitionFilesIOManager()},
 )

@@ -14,14 +14,37 @@ from typing import Any
 from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
 from graphwiki_assets.core.llm.offline import answer, conflicts, extraction, judge, routing
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
+from graphwiki_assets.core.llm.requests import (
+    ConceptSummary,
+    DocumentExtraction,
+    ExtractBatchRequest,
+    ExtractBatchResponse,
+    SummaryBatchRequest,
+    SummaryBatchResponse,
+)
 
 OFFLINE_LABEL = "offline-rules/v1"
 
+def _extract_each(req: ExtractBatchRequest) -> ExtractBatchResponse:
+    """Rules read one document at a time; a shared call is only a shared prompt."""
+    documents = []
+    for doc in req.documents:
+        found = extraction.extract(doc)
+        documents.append(DocumentExtraction(doc_id=doc.source_id, concepts=found.concepts, claims=found.claims,
+                                            dropped=found.dropped))
+    return ExtractBatchResponse(documents=documents)
+
+
+def _summarize_each(req: SummaryBatchRequest) -> SummaryBatchResponse:
+    return SummaryBatchResponse(summaries=[ConceptSummary(concept_id=c.concept_id, summary=answer.summarize(c).summary)
+                                           for c in req.concepts])
+
+
 _RULES: dict[str, Callable[[Any], Any]] = {
-    "extract": extraction.extract,
+    "extract": _extract_each,
     "judge": judge.judge,
     "conflicts": conflicts.conflicts,
-    "summarize": answer.summarize,
+    "summarize": _summarize_each,
     "route": routing.route,
     "answer": answer.answer,
 }
@@ -37,6 +60,7 @@ class OfflineLLM(BaseLLM):
     def _complete(self, task: Task, req: Any) -> Any:
         resp = _RULES[task.name](req)
         self.usage.add(
+            task.name,
             calls=1,
             prompt_tokens=estimate_prompt_tokens(task.messages(req)),
             completion_tokens=estimate_tokens(resp.model_dump_json()),

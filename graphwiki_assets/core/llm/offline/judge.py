@@ -58,35 +58,68 @@ def _name_pattern(name: str) -> str:
     return r"(?<!\w)(?:the\s+)?" + r"[\s\-]+".join(parts) + r"(?!\w)"
 
 
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+@lru_cache(maxsize=16384)
+def _flat(text: str) -> str:
+    return _SEPARATORS.sub(" ", text).lower()
+
+
+def _in(context: str, name: str) -> bool:
+    """A cheap necessary condition for ``_name_pattern(name)`` to match in the context: the
+    patterns below are only built (and compiled) for names the context contains."""
+    flat = _flat(name).strip()
+    return bool(flat) and flat in _flat(context)
+
+
+@lru_cache(maxsize=16384)
+def _rx(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# Each pattern below needs its linking phrase somewhere in the context: looking for the
+# phrase alone (compiled once) rules most pairs out before a pattern with their names is built.
+_HAS_SAME_LINK = re.compile(_SAME_LINK, re.IGNORECASE)
+_HAS_DIFF_LINK = re.compile(_DIFF_LINK, re.IGNORECASE)
+_HAS_RELATION_NOUN = re.compile(_RELATION_NOUN, re.IGNORECASE)
+_HAS_OR = re.compile(r",\s+or\s", re.IGNORECASE)
+
+
 def _says(context: str, a: str, b: str, link: str) -> bool:
     """The context links name a to name b with the given phrase (b may follow within a
     short list: "A, also known as P, Q and B")."""
-    if not context or not a or not b:
+    if not context or not a or not b or not (_in(context, a) and _in(context, b)):
+        return False
+    if link is _SAME_LINK and not _HAS_SAME_LINK.search(context):
         return False
     pa, pb = _name_pattern(a), _name_pattern(b)
-    return bool(re.search(rf"{pa}\s*(?:{link})\s*[\"']?(?:[^.;()]{{0,80}}?[\s,])?{pb}", context, re.IGNORECASE))
+    return bool(_rx(rf"{pa}\s*(?:{link})\s*[\"']?(?:[^.;()]{{0,80}}?[\s,])?{pb}").search(context))
 
 
 def stated_same(x: EntityView, y: EntityView) -> bool:
     for ctx in (x.context, y.context):
+        if not ctx or not (_in(ctx, x.name) and _in(ctx, y.name)):
+            continue
         for a, b in ((x.name, y.name), (y.name, x.name)):
-            if _says(ctx, a, b, _SAME_LINK) or re.search(rf"{_name_pattern(a)}\s*\(\s*{_name_pattern(b)}\s*[),;]", ctx, re.IGNORECASE):
+            if _says(ctx, a, b, _SAME_LINK) or (
+                    "(" in ctx and _rx(rf"{_name_pattern(a)}\s*\(\s*{_name_pattern(b)}\s*[),;]").search(ctx)):
                 return True
-            if re.search(rf"{_name_pattern(a)},\s+or\s+{_name_pattern(b)}\s*,", ctx, re.IGNORECASE):
+            if _HAS_OR.search(ctx) and _rx(rf"{_name_pattern(a)},\s+or\s+{_name_pattern(b)}\s*,").search(ctx):
                 return True
     return False
 
 
 def stated_different(x: EntityView, y: EntityView) -> bool:
     for ctx, a, b in ((x.context, x.name, y.name), (y.context, y.name, x.name)):
-        if not ctx:
+        if not ctx or not _in(ctx, b):
             continue
-        if re.search(rf"(?:{_DIFF_LINK})\s*(?:[\"']|(?:an?|the)\s+)?{_name_pattern(b)}", ctx, re.IGNORECASE):
+        if _HAS_DIFF_LINK.search(ctx) and _rx(rf"(?:{_DIFF_LINK})\s*(?:[\"']|(?:an?|the)\s+)?{_name_pattern(b)}").search(ctx):
             if not _says(ctx, a, b, _SAME_LINK):
                 return True
-        if re.search(rf"{_name_pattern(b)}{_RELATION_NOUN}", ctx, re.IGNORECASE) and not re.search(
-            rf"{_name_pattern(a)}{_RELATION_NOUN}", b, re.IGNORECASE
-        ):
+        if _HAS_RELATION_NOUN.search(ctx) and _rx(rf"{_name_pattern(b)}{_RELATION_NOUN}").search(ctx) and not _rx(
+            rf"{_name_pattern(a)}{_RELATION_NOUN}"
+        ).search(b):
             return True
     return False
 

@@ -156,6 +156,17 @@ def types_conflict(a: str, b: str) -> bool:
     return not groups_a and not groups_b
 
 
+def disjoint_types(a: str, b: str) -> bool:
+    """Two types of kinds known never to be one thing (a person and a place, say). Unlike
+    ``types_conflict``, two types outside the known kinds are never disjoint here."""
+    ka, kb = type_key(a), type_key(b)
+    if ka in GENERIC_TYPES or kb in GENERIC_TYPES or ka == kb:
+        return False
+    groups_a = {i for i, g in enumerate(_TYPE_GROUPS) if ka in g}
+    groups_b = {i for i, g in enumerate(_TYPE_GROUPS) if kb in g}
+    return bool(groups_a and groups_b and not groups_a & groups_b)
+
+
 def type_from_name(name: str) -> str | None:
     """'Leopold Museum' -> Museum, 'University of Copenhagen' -> University, 'Dr. X' -> Person."""
     toks = name.split()

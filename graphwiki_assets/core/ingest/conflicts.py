@@ -1,0 +1,170 @@
+"""Stage: new claims compared with what is already claimed about the same concepts.
+
+Only claims that share a concept and are close in meaning are compared (a cheap screen
+before the LLM): those in the graph, and those of earlier sources in the same batch. The
+comparisons of a whole batch go out in a few large calls, side by side. A contradiction
+disputes both claims. A new claim that supports one side of an open dispute settles it:
+the other side becomes superseded, never deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.claims import ClaimLinks
+from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionPlan, SettlementRecord
+from graphwiki_assets.core.ingest.timing import StageTimes
+from graphwiki_assets.core.llm.client import LLMClient
+from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.pool import call_all
+from graphwiki_assets.core.llm.requests import ClaimPair, ConflictRequest, ConflictVerdict
+from graphwiki_assets.core.store.driver import GraphStore
+
+
+@dataclass(frozen=True)
+class ConflictConfig:
+    similarity_floor: float = 0.25  # claims sharing a concept yet less alike than this talk past each other
+    per_claim: int = 5  # existing claims compared with each new claim
+    pairs_per_call: int = 64
+
+
+@dataclass(frozen=True)
+class _Existing:
+    id: str
+    text: str
+    status: str
+    embedding: list[float]
+    doc: int | None  # the batch position of its source; None for a claim already in the graph
+
+
+@dataclass(frozen=True)
+class _Pair:
+    doc: int
+    claim_id: str
+    claim_text: str
+    existing: _Existing
+    concept: str
+    aliases: list[str]
+
+
+def _names(existing_rows: list[dict], plans: list[ResolutionPlan]) -> dict[str, tuple[str, list[str]]]:
+    """Every name a concept goes by, including names only the new sources use."""
+    aliases: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    for row in existing_rows:
+        names.setdefault(row["concept_id"], row["concept"])
+        aliases.setdefault(row["concept_id"], list(row["aliases"]))
+    for plan in plans:
+        for action in plan.actions:
+            names.setdefault(action.concept_id, action.name)
+            aliases.setdefault(action.concept_id, []).extend(action.aliases)
+    return {cid: (names[cid], [a for a in dict.fromkeys(aliases.get(cid, [])) if a != names[cid]]) for cid in names}
+
+
+def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, config: ConflictConfig) -> list[_Pair]:
+    in_graph: dict[str, list[_Existing]] = {}
+    for row in existing_rows:
+        if row["embedding"] is not None:
+            in_graph.setdefault(row["concept_id"], []).append(
+                _Existing(row["id"], row["text"], row["status"], row["embedding"], None))
+    in_batch: dict[str, list[_Existing]] = {}
+    pairs: list[_Pair] = []
+    for doc, link in enumerate(links):
+        for claim in link.claims:
+            vector = np.asarray(claim.embedding, dtype=np.float32)
+            scored: list[tuple[float, _Existing, str]] = []
+            seen: set[str] = set()
+            for cid in claim.about:
+                for other in in_graph.get(cid, []) + in_batch.get(cid, []):
+                    if other.id in seen or other.id == claim.id:
+                        continue
+                    score = float(vector @ np.asarray(other.embedding, dtype=np.float32))
+                    if score >= config.similarity_floor:
+                        seen.add(other.id)
+                        scored.append((score, other, cid))
+            scored.sort(key=lambda t: -t[0])
+            for _, other, cid in scored[: config.per_claim]:
+                pairs.append(_Pair(doc, claim.id, claim.text, other, names[cid][0], names[cid][1]))
+        # this source's claims are "existing" for the later sources of the batch
+        for claim in link.claims:
+            for cid in claim.about:
+                in_batch.setdefault(cid, []).append(_Existing(claim.id, claim.text, "current", claim.embedding, doc))
+    return pairs
+
+
+def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:
+    calls = [list(range(i, min(i + config.pairs_per_call, len(pairs)))) for i in range(0, len(pairs), config.pairs_per_call)]
+
+    def ask(indexes: list[int]) -> dict[str, ConflictVerdict]:
+        request = ConflictRequest(pairs=[
+            ClaimPair(pair_id=str(n + 1), concept=pairs[i].concept, concept_aliases=pairs[i].aliases,
+                      new_claim=pairs[i].claim_text, existing_claim=pairs[i].existing.text)
+            for n, i in enumerate(indexes)])
+        found = {v.pair_id: v for v in llm.conflicts(request).verdicts}
+        return {f"c{i}": found[str(n + 1)] for n, i in enumerate(indexes) if str(n + 1) in found}
+
+    verdicts: dict[str, ConflictVerdict] = {}
+    for result in call_all(ask, calls, llm.concurrency):
+        if isinstance(result, LLMError):
+            raise result
+        verdicts.update(result)
+    return [verdicts.get(f"c{i}") for i in range(len(pairs))]
+
+
+def find_conflicts(store: GraphStore, llm: LLMClient, plans: list[ResolutionPlan], links: list[ClaimLinks],
+                   config: ConflictConfig = ConflictConfig(), times: StageTimes | None = None) -> None:
+    """Fills each source's contradictions and settlements in ``links`` (same order as ``plans``)."""
+    times = times or StageTimes()
+    concept_ids = sorted({cid for link in links for claim in link.claims for cid in claim.about})
+    with times.stage("vector_search"):
+        existing = store.query(cypher.EXISTING_CLAIMS_ABOUT, concept_ids=concept_ids,
+                               source_ids=[link.source_id for link in links]) if concept_ids else []
+    pairs = _pairs(links, existing, _names(existing, plans), config)
+    for doc, link in enumerate(links):
+        link.compared = sum(1 for p in pairs if p.doc == doc)
+    with times.stage("conflict"):
+        verdicts = _ask(llm, pairs, config)
+
+    supports: list[dict[str, list[str]]] = [{} for _ in links]  # per source: supported claim -> its backers
+    opponents: dict[str, list[tuple[str, int]]] = {}  # in-batch disputes: claim -> (opponent, doc that made it)
+    for pair, verdict in zip(pairs, verdicts):
+        if verdict is None:
+            continue
+        if verdict.relation == "contradicts":
+            links[pair.doc].contradictions.append(ContradictionRecord(
+                new_claim=pair.claim_id, existing_claim=pair.existing.id, reason=verdict.reason,
+                source_id=links[pair.doc].source_id))
+            opponents.setdefault(pair.claim_id, []).append((pair.existing.id, pair.doc))
+            opponents.setdefault(pair.existing.id, []).append((pair.claim_id, pair.doc))
+        elif verdict.relation == "supports":
+            supports[pair.doc].setdefault(pair.existing.id, []).append(pair.claim_id)
+    supported_in_graph = sorted({w for per in supports for w in per if w not in _batch_claims(links)})
+    with times.stage("vector_search"):
+        graph_opponents: dict[str, list[str]] = {}
+        for row in store.query(cypher.DISPUTE_OPPONENTS, ids=supported_in_graph) if supported_in_graph else []:
+            graph_opponents.setdefault(row["claim"], []).append(row["opponent"])
+    for doc, per in enumerate(supports):
+        links[doc].settlements = _settlements(per, graph_opponents, opponents, doc, links[doc].source_id)
+
+
+def _batch_claims(links: list[ClaimLinks]) -> set[str]:
+    return {claim.id for link in links for claim in link.claims}
+
+
+def _settlements(supports: dict[str, list[str]], graph_opponents: dict[str, list[str]],
+                 batch_opponents: dict[str, list[tuple[str, int]]], doc: int, source_id: str) -> list[SettlementRecord]:
+    """A source siding with one claim of a dispute open before it supersedes the other side."""
+    settled = []
+    for winner, backers in supports.items():
+        rivals = graph_opponents.get(winner, []) + [o for o, made_by in batch_opponents.get(winner, []) if made_by < doc]
+        for loser in dict.fromkeys(rivals):
+            # Only settle when the new source does not also back the loser.
+            if loser in supports and set(supports[loser]) & set(backers):
+                continue
+            settled.append(SettlementRecord(
+                winner=winner, loser=loser, source_id=source_id,
+                reason=f"a later source agrees with {winner} (claims {', '.join(sorted(backers))})"))
+    return settled

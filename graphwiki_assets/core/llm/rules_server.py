@@ -1,0 +1,160 @@
+"""The offline rules served over the OpenAI chat-completions protocol, on localhost.
+
+It lets the real OpenAI path (the SDK, JSON-schema output, retries, the concurrency bound)
+be exercised and measured without a model: ``graphwiki bench ingest --llm-latency 0.3``
+and the tests point the OpenAI backend at it. Each request is read back into the typed
+request its prompt was built from (the data fence holds it as JSON), answered by the same
+rules as the offline backend, and returned as the JSON the response schema asks for.
+An optional latency per call stands in for a remote model; ``fail_marker`` makes every
+request whose data contains that text (of ``fail_task`` only, when given) fail with HTTP
+500, to test that one bad source fails alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from graphwiki_assets.core.llm.base import TASKS
+from graphwiki_assets.core.llm.offline.backend import OfflineLLM
+from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
+from graphwiki_assets.core.llm.requests import (
+    AnswerRequest,
+    ClaimPair,
+    ConflictRequest,
+    EntityView,
+    ExtractBatchRequest,
+    ExtractRequest,
+    JudgePair,
+    JudgeRequest,
+    RouteRequest,
+    SummaryBatchRequest,
+    SummaryRequest,
+)
+
+_DATA = re.compile(r'<data name="[^"]*">\n(.*)\n</data>', re.DOTALL)
+
+
+def request_from_messages(task: str, messages: list[dict[str, str]]) -> Any:
+    """The typed request a prompt was built from (the inverse of ``prompts``)."""
+    match = _DATA.search(messages[-1]["content"])
+    if not match:
+        raise ValueError("no <data> fence in the last message")
+    raw = match.group(1)
+    if task == "route":
+        return RouteRequest(question=raw)
+    data = json.loads(raw)
+    if task == "extract":
+        return ExtractBatchRequest(documents=[
+            ExtractRequest(source_id=d["doc_id"], title=d.get("title") or d["text"].split("\n", 1)[0], text=d["text"])
+            for d in data])
+    if task == "judge":
+        columns = data["columns"]
+        entities = {row[0]: EntityView(**dict(zip(columns[1:], row[1:]))) for row in data["entities"]}
+        return JudgeRequest(pairs=[JudgePair(pair_id=p, mention=entities[m], candidate=entities[c])
+                                   for p, m, c in data["pairs"]])
+    if task == "conflicts":
+        concepts = {c[0]: c for c in data["concepts"]}
+        claims = {c[0]: c[1] for c in data["claims"]}
+        return ConflictRequest(pairs=[
+            ClaimPair(pair_id=p, concept=concepts[k][1], concept_aliases=concepts[k][2],
+                      new_claim=claims[a], existing_claim=claims[b]) for p, k, a, b in data["pairs"]])
+    if task == "summarize":
+        return SummaryBatchRequest(concepts=[SummaryRequest(**c) for c in data])
+    if task == "answer":
+        return AnswerRequest(**data)
+    raise ValueError(f"unknown task {task!r}")
+
+
+def _shape(value: Any, schema: dict[str, Any]) -> Any:
+    """Only what the response schema asks for (bookkeeping fields such as ``backend`` are ours)."""
+    if schema.get("type") == "object":
+        return {k: _shape(value.get(k), sub) for k, sub in schema["properties"].items()}
+    if schema.get("type") == "array":
+        return [_shape(v, schema["items"]) for v in value or []]
+    return value
+
+
+class RulesServer:
+    """``with RulesServer(latency=0.3) as server: ... server.base_url ...``"""
+
+    def __init__(self, latency: float = 0.0, fail_marker: str | None = None, fail_task: str | None = None,
+                 port: int = 0):
+        self.latency = latency
+        self.fail_marker = fail_marker
+        self.fail_task = fail_task
+        self.failed = 0
+        self.requests = 0
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        self._rules = OfflineLLM()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet: the caller reports
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+                status, payload = server.answer(body)
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._http.daemon_threads = True
+        self._thread = threading.Thread(target=self._http.serve_forever, name="rules-server", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._http.server_address[1]}/v1"
+
+    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        with self._lock:
+            self.requests += 1
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.latency:
+                time.sleep(self.latency)
+            messages = body.get("messages", [])
+            fmt = body.get("response_format") or {}
+            task = (fmt.get("json_schema") or {}).get("name")
+            if (self.fail_marker and (self.fail_task in (None, task))
+                    and any(self.fail_marker in m.get("content", "") for m in messages)):
+                with self._lock:
+                    self.failed += 1
+                return 500, {"error": {"message": "scripted failure", "type": "server_error"}}
+            if task not in TASKS:
+                return 400, {"error": {"message": "this server answers json_schema requests of graphwiki tasks"}}
+            response = TASKS[task].response
+            request = request_from_messages(task, messages)
+            answer = self._rules._complete(TASKS[task], request)
+            content = json.dumps(_shape(answer.model_dump(mode="json"), TASKS[task].schema))
+            response.model_validate_json(content)  # what we send must parse on the other side
+            return 200, {
+                "id": f"chatcmpl-rules-{self.requests}", "object": "chat.completion", "created": int(time.time()),
+                "model": body.get("model", "rules"),
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": estimate_prompt_tokens(messages), "completion_tokens": estimate_tokens(content),
+                          "total_tokens": estimate_prompt_tokens(messages) + estimate_tokens(content)},
+            }
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def __enter__(self) -> "RulesServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._http.shutdown()
+        self._http.server_close()
