@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import socket
+import stat
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,14 +111,44 @@ def test_launcher_refuses_a_port_taken_by_another_process(tmp_path):
             Neo4jServer(settings.server, log=lambda m: None).start()
 
 
+def _command_lines() -> list[str]:
+    lines = []
+    for proc in Path("/proc").iterdir():
+        try:
+            lines.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            continue
+    return lines
+
+
 def test_stop_then_start_keeps_data_and_a_second_instance_is_independent(tmp_path, settings):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     second = settings.with_instance(tmp_path / "second", port)
+    second = replace(second, server=replace(second.server, password='a "quoted" pass\\word'),
+                     neo4j=replace(second.neo4j, password='a "quoted" pass\\word'))
     server = Neo4jServer(second.server, log=lambda m: None)
+    seen: list[str] = []
+    watching = threading.Event()
+
+    def watch() -> None:  # what any local user could read with `ps` while the server starts
+        while not watching.is_set():
+            seen.extend(line for line in _command_lines() if "quoted" in line)
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
     try:
-        server.start()
+        try:
+            server.start()
+        finally:
+            watching.set()
+            watcher.join()
+        assert seen == []  # the initial password never stood on a command line
+        home = Path(second.server.home)
+        for path in [home, home / "data", home / "logs", home / "data" / "dbms" / "auth.ini", home / "conf" / "neo4j.conf"]:
+            assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path  # the owner's only
         with GraphStore(second.neo4j) as other:
             other.query("CREATE (:Source {id: 'only-in-second'})")
         with GraphStore(settings.neo4j) as first:
@@ -123,5 +158,12 @@ def test_stop_then_start_keeps_data_and_a_second_instance_is_independent(tmp_pat
         server.start()
         with GraphStore(second.neo4j) as other:
             assert other.query("MATCH (s:Source {id: 'only-in-second'}) RETURN count(s) AS n")[0]["n"] == 1
+        wrong = replace(second.server, password="wrong")
+        status = Neo4jServer(wrong, log=lambda m: None).status()
+        assert status.running and "rejects NEO4J_PASSWORD" in status.describe()
+        for _ in range(4):  # past the failed-login limit, the server refuses logins for a while
+            with pytest.raises(GraphUnavailable) as refused:
+                GraphStore(replace(second.neo4j, password="wrong")).query("RETURN 1")
+        assert "NEO4J_PASSWORD" in str(refused.value)
     finally:
         server.stop()

@@ -118,3 +118,49 @@ def test_killing_an_ingest_mid_run_and_rerunning_converges(store, embedder, sett
     rerun = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert rerun.returncode == 0, rerun.stderr
     assert counts(store) == reference
+
+
+def test_neo4j_killed_mid_ingest_then_restarted_a_rerun_converges_exactly(embedder, settings, tmp_path):
+    """Every count, judgments and their edges included, equals an uninterrupted run's."""
+    import socket
+
+    from graphwiki_assets.core.neo4j_server.server import Neo4jServer
+    from graphwiki_assets.core.store.driver import GraphStore
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    own = settings.with_instance(tmp_path / "own", port)
+    server = Neo4jServer(own.server, log=lambda m: None)
+    corpus = {f"doc{i:02d}.md": f"# Topic {i}\n\n{text}" for i, text in enumerate(
+        [SMOKE_TEXTS["cypher.md"], SMOKE_TEXTS["cql.md"], SMOKE_TEXTS["gds.md"]] * 4)}
+    paths = write_sources(tmp_path / "src", corpus)
+    env = {**os.environ, "NEO4J_URI": own.neo4j.uri, "NEO4J_PASSWORD": own.neo4j.password,
+           "GRAPHWIKI_HOME": str(tmp_path / "home"), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
+           "GRAPHWIKI_INGEST_BATCH": "2"}
+    cmd = [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(tmp_path / "src")]
+    try:
+        server.start()
+        with GraphStore(own.neo4j) as graph:
+            ingest(graph, embedder, settings, paths, cache=False, batch_size=2)
+            reference = counts(graph)
+            graph.query("MATCH (n) DETACH DELETE n")
+
+            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            deadline = time.monotonic() + 180
+            while time.monotonic() < deadline and proc.poll() is None:
+                if graph.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] >= 2:
+                    break
+                time.sleep(0.05)
+            os.killpg(server.pid(), signal.SIGKILL)  # the database dies under the writer
+            _, err = proc.communicate(timeout=300)
+            assert proc.returncode != 0 and "Neo4j" in err  # a clear message, not a traceback
+        server.start()
+        rerun = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        assert rerun.returncode == 0, rerun.stderr
+        with GraphStore(own.neo4j) as graph:
+            assert counts(graph) == reference
+            judgments = graph.query("MATCH (j:Judgment) RETURN count(j) AS n")[0]["n"]
+        assert judgments > 0
+    finally:
+        server.stop()

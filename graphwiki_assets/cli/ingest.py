@@ -9,7 +9,7 @@ from pathlib import Path
 
 from graphwiki_assets.cli.output import add_common, emit
 from graphwiki_assets.cli.services import open_services
-from graphwiki_assets.core.ingest.files import discover
+from graphwiki_assets.core.ingest.files import collect
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 
 
@@ -20,22 +20,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def expand(paths: list[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        found.extend(discover(path) if path.is_dir() else [path])
-    return found
-
-
 def run(args: argparse.Namespace) -> int:
     if args.batch is not None and args.batch < 1:
         print("graphwiki ingest: --batch must be at least 1", file=sys.stderr)
         return 2
     with open_services() as (settings, store, embedder, llm):
-        files = expand(args.paths or [settings.sources_dir])
-        if not files:
-            print(f"graphwiki ingest: no source files found in {', '.join(map(str, args.paths or [settings.sources_dir]))}",
-                  file=sys.stderr)
+        files, refused, named = collect(args.paths or [settings.sources_dir])
+        if not files and not refused:
+            print(f"graphwiki ingest: no source files (.md, .txt, ...) found in "
+                  f"{', '.join(map(str, args.paths or [settings.sources_dir]))}", file=sys.stderr)
             return 2
         config = IngestConfig.from_settings(settings)
         if args.batch:
@@ -43,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         log = (lambda msg: None) if args.json else (lambda msg: print(f"  {msg}", file=sys.stderr))
         ingestor = Ingestor(store=store, embedder=embedder, llm=llm, config=config, log=log, purpose="graphwiki ingest (CLI)")
         progress = None if args.json else (lambda r: print(f"  {r.status:9} {r.path} {r.reason}".rstrip(), file=sys.stderr))
-        report = ingest_documents(ingestor, read_paths(files, max_bytes=config.max_bytes), progress=progress)
+        report = ingest_documents(ingestor, [*refused, *read_paths(files, max_bytes=config.max_bytes)], progress=progress)
     data = report.as_dict()
     text = (
         f"backend {data['backend']}: sources new {data['sources']['new']}, unchanged {data['sources']['unchanged']}, "
@@ -52,5 +45,12 @@ def run(args: argparse.Namespace) -> int:
         f"claims {data['claims']}, contradictions {data['contradictions']}, settled {data['settled']}; "
         f"LLM calls {data['llm_calls']}, prompt tokens {data['prompt_tokens']}; {data['seconds']}s"
     )
+    for problem in data["problems"][:20]:
+        text += f"\n  {problem['status']}: {problem['path']}: {problem['reason']}"
+    if len(data["problems"]) > 20:
+        text += f"\n  ... and {len(data['problems']) - 20} more (--json lists them all)"
     emit(args, data, text)
-    return 1 if data["sources"]["failed"] else 0
+    # A path named on the command line that could not be ingested is an error; a bad file
+    # found inside a named folder is reported, and the rest of the folder still counts.
+    named_failed = {str(r.path) for r in refused} | {p["path"] for p in data["problems"] if p["path"] in named}
+    return 1 if data["sources"]["failed"] or named_failed else 0

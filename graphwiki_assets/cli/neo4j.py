@@ -22,15 +22,12 @@ def run(args: argparse.Namespace) -> int:
     server = Neo4jServer(settings.server, log=lambda msg: print(msg, file=sys.stderr))
     if args.action == "start":
         status = server.start(timeout_s=args.timeout)
-        text = (f"Neo4j {status.neo4j_version} with GDS {status.gds_version} is up on {status.bolt_uri} "
-                f"(pid {status.pid}, {status.seconds}s), home {status.home}")
+        text = f"up after {status.seconds}s: {status.describe()}"
     elif args.action == "stop":
         status = server.stop()
         text = f"Neo4j stopped (home {status.home})"
     else:
         status = server.status()
-        text = (f"Neo4j {status.neo4j_version} with GDS {status.gds_version} running on {status.bolt_uri} "
-                f"(pid {status.pid})" if status.running
-                else f"not running (home {status.home})")
+        text = status.describe()
     emit(args, status.as_dict(), text)
     return 0 if (args.action != "status" or status.running) else 3

@@ -18,6 +18,7 @@ DEFAULT_LLM_MODEL = "gpt-4o-mini"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_INGEST_BATCH = 32
 DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_CALLS_PER_SOURCE = 400
 
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:
@@ -78,6 +79,7 @@ class Settings:
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     ingest_batch: int = DEFAULT_INGEST_BATCH  # sources per ingest batch
     max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES  # larger source files are refused
+    max_calls_per_source: int = DEFAULT_MAX_CALLS_PER_SOURCE  # extraction calls one source may spend
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -113,6 +115,7 @@ class Settings:
             embedding_model=env.get("GRAPHWIKI_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL,
             ingest_batch=_positive(env, "GRAPHWIKI_INGEST_BATCH", DEFAULT_INGEST_BATCH),
             max_source_bytes=_positive(env, "GRAPHWIKI_MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
+            max_calls_per_source=_positive(env, "GRAPHWIKI_MAX_CALLS_PER_SOURCE", DEFAULT_MAX_CALLS_PER_SOURCE),
         )
 
     def with_instance(self, home: Path, bolt_port: int) -> "Settings":

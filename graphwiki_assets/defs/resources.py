@@ -20,6 +20,7 @@ from graphwiki_assets.core.settings import (
     DEFAULT_EMBEDDING_MODEL,
     DEFAULT_INGEST_BATCH,
     DEFAULT_LLM_MODEL,
+    DEFAULT_MAX_CALLS_PER_SOURCE,
     DEFAULT_MAX_SOURCE_BYTES,
     DEFAULT_PASSWORD,
     LLMSettings,
@@ -86,6 +87,8 @@ class GraphwikiConfig(dg.ConfigurableResource):
     ingest_batch: int = Field(default=DEFAULT_INGEST_BATCH, description="sources per ingest batch (GRAPHWIKI_INGEST_BATCH)")
     max_source_bytes: int = Field(default=DEFAULT_MAX_SOURCE_BYTES,
                                   description="larger source files are refused (GRAPHWIKI_MAX_SOURCE_BYTES)")
+    max_calls_per_source: int = Field(default=DEFAULT_MAX_CALLS_PER_SOURCE,
+                                      description="extraction calls one source may spend (GRAPHWIKI_MAX_CALLS_PER_SOURCE)")
 
     def settings(self, neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> Settings:
         base = Settings.from_env({"GRAPHWIKI_HOME": self.home, "GRAPHWIKI_SOURCES_DIR": self.sources_dir})
@@ -132,5 +135,6 @@ def build_resources() -> dict:
             sources_dir=_env_or("GRAPHWIKI_SOURCES_DIR", str(home / "sources")),
             ingest_batch=_env_int("GRAPHWIKI_INGEST_BATCH", base.ingest_batch),
             max_source_bytes=_env_int("GRAPHWIKI_MAX_SOURCE_BYTES", base.max_source_bytes),
+            max_calls_per_source=_env_int("GRAPHWIKI_MAX_CALLS_PER_SOURCE", base.max_calls_per_source),
         ),
     }

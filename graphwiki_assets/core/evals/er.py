@@ -184,9 +184,9 @@ def population_neighbours(store: GraphStore, pairs: list[Pair], vectors: dict[st
 def index_candidates(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]],
                      config: Stage1Config) -> dict[str, list[tuple[str, float]]]:
     """Each mention's stage-1 candidates exactly as ingest gets them (its own vector query and
-    floor rule), minus the mention itself: hence top_k + 1."""
+    floor rule), minus the mention itself: hence one more."""
     ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
-    rows = store.query(cypher.VECTOR_CANDIDATES, k=config.top_k + 1,
+    rows = store.query(cypher.VECTOR_CANDIDATES, k=config.index_k + 1,
                        mentions=[{"index": i, "embedding": vectors[m]} for i, m in enumerate(ids)])
     found: dict[str, list[tuple[str, float]]] = {m: [] for m in ids}
     for row in sorted(rows, key=lambda r: -r["score"]):

@@ -9,6 +9,8 @@ call that fails is retried one piece per call, so a source only fails for its ow
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.ingest.files import SourceDocument
@@ -33,6 +35,9 @@ from graphwiki_assets.core.llm.requests import (
 class ExtractConfig:
     chunk_chars: int = 6000  # a longer source is split into chunks of at most this size
     pack_chars: int = 6000  # shorter pieces share a call up to this many characters of text
+    # A source needing more extraction calls than this is refused before any is spent
+    # (GRAPHWIKI_MAX_CALLS_PER_SOURCE): cost stays a decision, not a surprise.
+    max_calls_per_source: int = 400
 
 
 @dataclass
@@ -84,12 +89,30 @@ def _call(llm: LLMClient, pack: list[_Piece]) -> dict[str, DocumentExtraction | 
 
 
 def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
-                      progress=None) -> Extracted:
+                      progress: Callable[[str], None] | None = None) -> Extracted:
+    """``progress`` hears how far the extraction of a long source (several chunks) has come."""
     pieces, removed = _pieces(docs, config)
+    out = Extracted()
+    chunks = Counter(p.doc for p in pieces)
+    over = {n for n, count in chunks.items() if count > config.max_calls_per_source}
+    for n in sorted(over):
+        out.failed[docs[n].source_id] = (
+            f"needs {chunks[n]} extraction calls ({len(docs[n].text) / 1e6:.1f} MB of text), more than the budget of "
+            f"{config.max_calls_per_source} per source: split the file, or raise GRAPHWIKI_MAX_CALLS_PER_SOURCE")
+    pieces = [p for p in pieces if p.doc not in over]
     packs = _packs(pieces, config.pack_chars)
     answers: dict[str, DocumentExtraction | str] = {}
     retry: list[list[_Piece]] = []
-    for pack, result in zip(packs, call_all(lambda p: _call(llm, p), packs, llm.concurrency)):
+    finished: Counter[int] = Counter()
+
+    def report(index: int) -> None:
+        for piece in packs[index]:
+            finished[piece.doc] += 1
+            total = chunks[piece.doc]
+            if progress and total > 1 and (finished[piece.doc] % 10 == 0 or finished[piece.doc] == total):
+                progress(f"extracting {docs[piece.doc].path}: {finished[piece.doc]}/{total} chunks")
+
+    for pack, result in zip(packs, call_all(lambda p: _call(llm, p), packs, llm.concurrency, done=report)):
         if isinstance(result, LLMError):
             if len(pack) == 1:
                 answers[pack[0].request.source_id] = str(result)
@@ -97,16 +120,15 @@ def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: Extrac
                 retry += [[piece] for piece in pack]
         else:
             answers.update(result)
-        if progress:
-            progress(len(pack))
     for pack, result in zip(retry, call_all(lambda p: _call(llm, p), retry, llm.concurrency)):
         answers.update({pack[0].request.source_id: str(result)} if isinstance(result, LLMError) else result)
 
-    out = Extracted()
     by_doc: dict[int, list[_Piece]] = {}
     for piece in pieces:
         by_doc.setdefault(piece.doc, []).append(piece)
     for n, doc in enumerate(docs):
+        if n in over:
+            continue
         parts = [answers.get(p.request.source_id, "no extraction") for p in by_doc.get(n, [])]
         problems = [a for a in parts if isinstance(a, str)]
         if problems:

@@ -6,7 +6,9 @@ and records why, so one bad file never stops the others.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,11 +77,14 @@ def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | N
         size = path.stat().st_size
     except FileNotFoundError as exc:
         raise SourceRejected(name, "file no longer exists (deleted or moved after it was discovered)") from exc
+    except OSError as exc:  # a symlink loop, an unreadable folder on the way
+        raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
     if path.is_dir():
         raise SourceRejected(name, "is a directory")
     if size > max_bytes:
         raise SourceRejected(
-            name, f"too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit, GRAPHWIKI_MAX_SOURCE_BYTES); split it"
+            name, f"too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit): split it, or raise the limit "
+                  "with GRAPHWIKI_MAX_SOURCE_BYTES"
         )
     try:
         raw = path.read_bytes()
@@ -89,6 +94,47 @@ def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | N
         raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
     text = decode_text(raw, name)
     return SourceDocument(path=name, title=title_of(text, path.stem), text=text, sha256=sha256_text(text))
+
+
+def collect(paths: list[Path]) -> tuple[list[Path], list[SourceRejected], set[str]]:
+    """The files to ingest from paths named by a user (files, or folders searched with
+    ``discover``), the named paths that cannot be used and why, and which files were named
+    themselves (a named file that fails is the user's business; a bad file found inside a
+    folder is only reported)."""
+    files: list[Path] = []
+    refused: list[SourceRejected] = []
+    named: set[str] = set()
+    for path in paths:
+        try:
+            is_dir = path.is_dir()
+            exists = is_dir or path.exists()
+        except OSError as exc:  # a symlink loop, a path through an unreadable folder
+            refused.append(SourceRejected(str(path), f"cannot be read: {exc.strerror or exc}"))
+            continue
+        if not exists:
+            refused.append(SourceRejected(str(path), _missing(path)))
+        elif is_dir:
+            try:
+                next(iter(path.iterdir()), None)
+            except OSError as exc:
+                refused.append(SourceRejected(str(path), f"folder cannot be read: {exc.strerror or exc}"))
+                continue
+            files.extend(discover(path))
+        else:
+            files.append(path)
+            named.add(str(path))
+    return files, refused, named
+
+
+def _missing(path: Path) -> str:
+    if not path.is_symlink():
+        return "no such file or folder"
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop (the link points back to itself)"
+    return "broken symbolic link (its target does not exist)"
 
 
 def discover(folder: Path) -> list[Path]:

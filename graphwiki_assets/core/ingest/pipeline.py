@@ -60,7 +60,8 @@ class IngestConfig:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "IngestConfig":
-        return cls(batch_size=settings.ingest_batch, max_bytes=settings.max_source_bytes)
+        return cls(batch_size=settings.ingest_batch, max_bytes=settings.max_source_bytes,
+                   extract=ExtractConfig(max_calls_per_source=settings.max_calls_per_source))
 
 
 @dataclass
@@ -89,13 +90,14 @@ class Ingestor:
         with self.times.stage("read"):
             return triage(self.store, items, self.clock())
 
-    def extract(self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None,
-                progress: Callable[[int], None] | None = None) -> tuple[list[Candidates], list[CommitReport]]:
+    def extract(self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None) -> tuple[list[Candidates],
+                                                                                                    list[CommitReport]]:
         with self.times.stage("extract"):
-            return extract_sources(self.llm, docs, self.config.extract, also, progress)
+            return extract_sources(self.llm, docs, self.config.extract, also, progress=self.log)
 
     def embed(self, batch: list[Candidates]) -> Vectors:
         """Every vector the batch needs, in one encode call (before the lease: no graph needed)."""
+        self.ensure_schema()  # the exact-name lookup below reads an index of the schema
         with self.times.stage("embed"):
             texts = mention_texts(self.store, batch) + claim_texts(batch) + [source_text(c.title, c.text) for c in batch]
             return Vectors(self.embedder, texts)
@@ -169,7 +171,7 @@ class Ingestor:
 
 def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
                     also: dict[str, list[str]] | None = None,
-                    progress: Callable[[int], None] | None = None) -> tuple[list[Candidates], list[CommitReport]]:
+                    progress: Callable[[str], None] | None = None) -> tuple[list[Candidates], list[CommitReport]]:
     """Candidates for the documents that extraction could read, failure reports for the rest."""
     extracted = extract_documents(llm, docs, config, progress=progress)
     by_id = {d.source_id: d for d in docs}

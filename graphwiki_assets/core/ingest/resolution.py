@@ -48,6 +48,14 @@ class Stage1Config:
     floor: float = 0.2
     judge: JudgeConfig = field(default_factory=JudgeConfig)
 
+    @property
+    def index_k(self) -> int:
+        """How many neighbours to ask the vector index for. Its search is approximate (an HNSW
+        graph whose shape depends on how the index was built); asking for twice as many and
+        keeping the exact best ``top_k`` by score makes the screen the same however the
+        index was built, after a crash and recovery as well."""
+        return 2 * self.top_k
+
 
 def _hash(*parts: str) -> str:
     return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()[:16]
@@ -206,7 +214,7 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
     with times.stage("embed"):
         _embed(mentions, need, vectors)
     with times.stage("vector_search"):
-        rows = store.query(cypher.VECTOR_CANDIDATES, k=config.top_k,
+        rows = store.query(cypher.VECTOR_CANDIDATES, k=config.index_k,
                            mentions=[{"index": m.index, "embedding": m.embedding} for m in need]) if need else []
     graph: dict[int, list[_Candidate]] = {}
     for row in rows:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import stat
 import subprocess
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -43,6 +45,22 @@ class ServerError(RuntimeError):
     pass
 
 
+def _private(path: Path) -> None:
+    """Readable by the owner only: the graph, its logs and its credentials are nobody else's."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        os.chmod(path, mode & 0o700 if path.is_dir() else mode & 0o600)
+    except FileNotFoundError:
+        pass
+
+
+def _private_tree(root: Path) -> None:
+    _private(root)
+    for path in root.rglob("*"):
+        if not path.is_symlink():
+            _private(path)
+
+
 def _is_zombie(pid: int) -> bool:
     """A server started by this process lingers as a zombie after exit until reaped."""
     try:
@@ -67,6 +85,15 @@ class ServerStatus:
     seconds: float | None = None
     neo4j_version: str | None = None
     gds_version: str | None = None
+    problem: str | None = None  # why the versions could not be read (a wrong password, say)
+
+    def describe(self) -> str:
+        if not self.running:
+            return f"not running (home {self.home})"
+        versions = (f"Neo4j {self.neo4j_version} with GDS {self.gds_version}" if self.neo4j_version
+                    else "Neo4j (version unknown)")
+        text = f"{versions} running on {self.bolt_uri} (pid {self.pid}), home {self.home}"
+        return text + (f"; {self.problem}" if self.problem else "")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -118,38 +145,53 @@ class Neo4jServer:
 
     def _bolt_ready(self) -> bool:
         from neo4j import GraphDatabase
-        from neo4j.exceptions import AuthError, ServiceUnavailable
+        from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
         try:
             with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", self.settings.password)) as driver:
                 driver.verify_connectivity()
             return True
         except AuthError as exc:
-            raise ServerError(
-                f"Neo4j at {self.bolt_uri} rejected the configured password (NEO4J_PASSWORD). "
-                f"The data under {self.home / 'data'} was created with another one."
-            ) from exc
+            raise ServerError(self._wrong_password()) from exc
+        except ClientError as exc:
+            if exc.code == "Neo.ClientError.Security.AuthenticationRateLimit":
+                raise ServerError(self._wrong_password() + " (after several wrong passwords Neo4j also refuses "
+                                  "logins for a few seconds)") from exc
+            raise
         except (ServiceUnavailable, OSError):
             return False
+
+    def _wrong_password(self) -> str:
+        return (f"Neo4j at {self.bolt_uri} is running but rejects NEO4J_PASSWORD: its data under {self.home / 'data'} "
+                "was created with another password. Set NEO4J_PASSWORD to that one, or stop the server and use a "
+                "fresh GRAPHWIKI_HOME to start over.")
 
     def status(self) -> ServerStatus:
         pid = self.pid()
         running = pid is not None and self._port_open()
         status = ServerStatus(running, pid, self.bolt_uri, str(self.home))
         if running:
-            status.neo4j_version, status.gds_version = self._versions()
+            status.neo4j_version, status.gds_version, status.problem = self._versions()
         return status
 
-    def _versions(self) -> tuple[str | None, str | None]:
+    def _versions(self) -> tuple[str | None, str | None, str | None]:
         from neo4j import GraphDatabase
+        from neo4j.exceptions import AuthError, ClientError
 
         try:
             with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", self.settings.password)) as driver:
                 neo4j = driver.execute_query("CALL dbms.components() YIELD versions RETURN versions[0] AS v")
-                gds = driver.execute_query("RETURN gds.version() AS v")
-            return neo4j.records[0]["v"], gds.records[0]["v"]
-        except Exception:  # a status call must not fail because a version query did
-            return None, None
+                try:
+                    gds = driver.execute_query("RETURN gds.version() AS v").records[0]["v"]
+                except ClientError:
+                    return neo4j.records[0]["v"], None, "the GDS plugin is not loaded"
+            return neo4j.records[0]["v"], gds, None
+        except AuthError:
+            return None, None, "it rejects NEO4J_PASSWORD (the data was created with another password)"
+        except ClientError as exc:
+            return None, None, f"it refused the version query: {exc.code}"
+        except Exception as exc:  # a status call must not fail because a version query did
+            return None, None, f"it did not answer a version query ({type(exc).__name__})"
 
     # -- lifecycle -------------------------------------------------------------
     def _write_config(self, dist: Distribution) -> Path:
@@ -177,6 +219,8 @@ class Neo4jServer:
         }
         conf = conf_dir / "neo4j.conf"
         conf.write_text("".join(f"{k}={v}\n" for k, v in lines.items()))
+        _private(conf_dir)
+        _private(conf)
         return conf_dir
 
     def _env(self) -> dict:
@@ -186,17 +230,28 @@ class Neo4jServer:
         return env
 
     def _set_initial_password(self, java: str, dist: Distribution) -> None:
-        if (self.home / "data" / "dbms" / "auth.ini").exists():
+        auth = self.home / "data" / "dbms" / "auth.ini"
+        if auth.exists():
             return
-        proc = subprocess.run(
-            [java, "-cp", dist.classpath, ADMIN_TOOL, "dbms", "set-initial-password", self.settings.password],
-            env=self._env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        # The password goes through an argument file readable by this user only, never on a
+        # command line that any local user can read with `ps`.
+        with tempfile.NamedTemporaryFile("w", dir=self.home / "run", prefix=".password-", delete=False) as fh:
+            os.chmod(fh.name, 0o600)
+            quoted = self.settings.password.replace("\\", "\\\\").replace('"', '\\"')
+            fh.write(f'"{quoted}"\n')
+        try:
+            proc = subprocess.run(
+                [java, "-cp", dist.classpath, ADMIN_TOOL, "dbms", "set-initial-password", f"@{fh.name}"],
+                env=self._env(),
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+        finally:
+            Path(fh.name).unlink(missing_ok=True)
         if proc.returncode != 0:
             raise ServerError(f"could not set the initial Neo4j password:\n{proc.stderr.strip()[-2000:]}")
+        _private(auth)
 
     def start(self, timeout_s: float = 180.0) -> ServerStatus:
         started = time.monotonic()
@@ -212,19 +267,23 @@ class Neo4jServer:
         java = find_java()
         dist = ensure_distribution(self._dist_root, log=self._log)
         for sub in ("data", "logs", "run", "import"):
-            (self.home / sub).mkdir(parents=True, exist_ok=True)
+            (self.home / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
+        _private_tree(self.home)  # also a home made by an older version, with open modes
         conf_dir = self._write_config(dist)
         self._set_initial_password(java, dist)
         heap = [f"-Xms{self.settings.heap}", f"-Xmx{self.settings.heap}"]
         cmd = [java, *heap, *JVM_FLAGS, "-cp", dist.classpath, ENTRY_POINT,
                f"--home-dir={self.home}", f"--config-dir={conf_dir}"]
         console = open(self.home / "logs" / "console.log", "ab")
+        _private(self.home / "logs" / "console.log")
         proc = subprocess.Popen(
             cmd, env=self._env(), stdout=console, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, start_new_session=True, cwd=self.home,
+            preexec_fn=lambda: os.umask(0o077),  # what the server writes is its owner's only
         )
         console.close()
         self.pid_file.write_text(str(proc.pid))
+        _private(self.pid_file)
         self._log(f"Neo4j starting (pid {proc.pid}) on {self.bolt_uri}, home {self.home}")
         if not self._wait_ready(timeout_s, proc):
             code = proc.poll()

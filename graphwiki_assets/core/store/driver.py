@@ -11,15 +11,34 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity
-from neo4j.exceptions import ServiceUnavailable
+from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable, SessionExpired
 
 from graphwiki_assets.core.settings import Neo4jSettings
 
 T = TypeVar("T")
+RATE_LIMITED = "Neo.ClientError.Security.AuthenticationRateLimit"
 
 
 class GraphUnavailable(RuntimeError):
-    """Neo4j cannot be reached; the message says where and how to start it."""
+    """Neo4j cannot be reached, refused the login, or went away; the message says what to do."""
+
+
+def _refused(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
+    if getattr(exc, "code", "") == RATE_LIMITED:
+        return GraphUnavailable(
+            f"Neo4j at {settings.uri} refuses logins for a while after several wrong passwords. Wait a few "
+            "seconds, then check NEO4J_USERNAME / NEO4J_PASSWORD (the password a local instance was created with).")
+    return GraphUnavailable(
+        f"Neo4j at {settings.uri} rejected the login of user {settings.username!r}: set NEO4J_PASSWORD (and "
+        "NEO4J_USERNAME) to the password the server was created with. For the local launcher's instance that is "
+        "the NEO4J_PASSWORD in effect the first time `graphwiki neo4j start` created its data.")
+
+
+def _lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
+    return GraphUnavailable(
+        f"lost the connection to Neo4j at {settings.uri} ({type(exc).__name__}). Nothing of an unfinished "
+        "transaction was written. Check `graphwiki neo4j status`, start it again with `graphwiki neo4j start` "
+        "(or `docker compose up -d`), then re-run: what was committed is kept and is not done twice.")
 
 
 class GraphStore:
@@ -44,6 +63,12 @@ class GraphStore:
                     f"Neo4j is not reachable at {self.settings.uri}: start it with "
                     "`graphwiki neo4j start` (or `docker compose up -d`), or set NEO4J_URI."
                 ) from exc
+            except (AuthError, ClientError) as exc:
+                self._driver.close()
+                self._driver = None
+                if isinstance(exc, AuthError) or getattr(exc, "code", "") == RATE_LIMITED:
+                    raise _refused(self.settings, exc) from exc
+                raise
         return self._driver
 
     def close(self) -> None:
@@ -59,22 +84,34 @@ class GraphStore:
 
     def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
         """Run one statement in an auto-committed transaction and return its rows as dicts."""
-        records, _, _ = self.driver.execute_query(cypher, params, database_=self.settings.database)
+        try:
+            records, _, _ = self.driver.execute_query(cypher, params, database_=self.settings.database)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise _lost(self.settings, exc) from exc
         return [r.data() for r in records]
 
     def query_batched(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
         """For ``CALL { ... } IN TRANSACTIONS``, which needs an implicit transaction."""
-        with self.driver.session(database=self.settings.database) as session:
-            return [r.data() for r in session.run(cypher, params)]
+        try:
+            with self.driver.session(database=self.settings.database) as session:
+                return [r.data() for r in session.run(cypher, params)]
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise _lost(self.settings, exc) from exc
 
     def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``work(tx, ...)`` in one managed write transaction (retried on transient errors)."""
-        with self.driver.session(database=self.settings.database) as session:
-            return session.execute_write(work, *args, **kwargs)
+        try:
+            with self.driver.session(database=self.settings.database) as session:
+                return session.execute_write(work, *args, **kwargs)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise _lost(self.settings, exc) from exc
 
     def read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        with self.driver.session(database=self.settings.database) as session:
-            return session.execute_read(work, *args, **kwargs)
+        try:
+            with self.driver.session(database=self.settings.database) as session:
+                return session.execute_read(work, *args, **kwargs)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise _lost(self.settings, exc) from exc
 
 
 def rows(tx: ManagedTransaction, cypher: str, **params: Any) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import dagster as dg
 
+from graphwiki_assets.core.ingest.extraction import ExtractConfig
 from graphwiki_assets.core.ingest.files import SourceDocument, SourceRejected, read_source
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, batched, extract_sources, triage, utc_now
@@ -48,7 +49,8 @@ def _usage_metadata(llm, before) -> dict:
 
 
 def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
-    return IngestConfig(batch_size=graphwiki.ingest_batch, max_bytes=graphwiki.max_source_bytes)
+    return IngestConfig(batch_size=graphwiki.ingest_batch, max_bytes=graphwiki.max_source_bytes,
+                        extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source))
 
 
 @dg.asset(**COMMON, io_manager_key=IO, kinds={"python"},
@@ -80,13 +82,14 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
 @dg.asset(**COMMON, io_manager_key=IO, kinds={"python"}, tags={"graphwiki/llm": "extract"},
           description="Concepts and atomic claims extracted against the fixed schema (validated); "
                       "short sources share a call, calls run side by side.")
-def extracted_candidates(context: dg.AssetExecutionContext, sources: dict,
+def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, graphwiki: GraphwikiConfig,
                          llm: LLMResource) -> dict:
     client = llm.client()
     before = client.usage.snapshot()
     new = {key: v for key, v in sources.items() if v["status"] == "new"}
     docs = [SourceDocument(path=v["path"], title=v["title"], text=v["text"], sha256=v["sha256"]) for v in new.values()]
-    candidates, failed = extract_sources(client, docs, also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())})
+    candidates, failed = extract_sources(client, docs, _config(graphwiki).extract, progress=context.log.info,
+                                         also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())})
     out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
     out.update({c.path: c for c in candidates})
     out.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
