@@ -10,8 +10,9 @@ export GRAPHWIKI_HOME="${GRAPHWIKI_HOME:-$ROOT/data}"
 export DAGSTER_HOME="${DAGSTER_HOME:-$GRAPHWIKI_HOME/dagster}"
 mkdir -p "$DAGSTER_HOME"
 if [ ! -f "$DAGSTER_HOME/dagster.yaml" ]; then
-  # graph-writing steps of different sources take turns (pool "graphwiki_writes")
-  printf 'concurrency:\n  pools:\n    default_limit: 1\ntelemetry:\n  enabled: false\n' > "$DAGSTER_HOME/dagster.yaml"
+  # Each run loads the embedding model once and works through many sources; two at a time
+  # is plenty for a laptop (writers take turns on the graph anyway, through the ingest lease).
+  printf 'concurrency:\n  runs:\n    max_concurrent_runs: 2\ntelemetry:\n  enabled: false\n' > "$DAGSTER_HOME/dagster.yaml"
 fi
 "$VENV/bin/graphwiki" neo4j start
 "$VENV/bin/graphwiki" materialize "$@"

@@ -114,6 +114,7 @@ def test_killing_an_ingest_mid_run_and_rerunning_converges(store, embedder, sett
     proc.wait()
     partial = store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"]
     assert 0 < partial < len(paths), "the kill should land mid-run"
+    assert partial % 2 == 0  # batches of two commit whole or not at all
 
     rerun = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert rerun.returncode == 0, rerun.stderr

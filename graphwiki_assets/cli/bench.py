@@ -5,6 +5,8 @@
   and HotpotQA. Exits 1 when any metric regressed below evals/baselines.json.
 - ``graphwiki bench ingest [--corpus F]``: ingest a corpus into the eval graph and measure
   time, memory, LLM calls and tokens per passage by task, and the time per stage.
+- ``graphwiki bench backfill [--limit 200]``: the same files through ``graphwiki ingest`` and
+  through a Dagster backfill run by a real webserver and daemon; the two times and their ratio.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="use the OpenAI backend against the rules served over HTTP with this latency per call")
     ingest.add_argument("--no-rerun", action="store_true", help="skip the second, unchanged ingest")
     ingest.set_defaults(handler=run_ingest)
+    backfill = add_common(kinds.add_parser(
+        "backfill", help="the same files through `graphwiki ingest` and through a Dagster backfill (webserver + daemon)"))
+    backfill.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
+    backfill.add_argument("--limit", type=_positive, default=200, help="files to ingest (default 200)")
+    backfill.set_defaults(handler=run_backfill)
 
 
 def _positive(text: str) -> int:
@@ -39,6 +46,18 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def run_backfill(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.evals.backfill_bench import run_backfill_bench
+    from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
+    from graphwiki_assets.core.settings import Settings
+
+    corpus = args.corpus or MULTIHOP_SETS["multihop_eval_musique"].corpus
+    log = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731  (stdout is the JSON)
+    result = run_backfill_bench(Settings.from_env(), corpus, limit=args.limit, log=log)
+    print(json.dumps(result, indent=2, default=str))
+    return 0 if result["dagster_backfill"]["status"] in ("COMPLETED", "COMPLETED_SUCCESS") else 1
 
 
 def run_ingest(args: argparse.Namespace) -> int:

@@ -1,0 +1,184 @@
+"""Backfill benchmark: the same files through `graphwiki ingest` and through a Dagster
+backfill launched the way the UI launches one, each into the empty eval graph.
+
+The Dagster side runs a real webserver and daemon on a temporary instance; the backfill is
+launched and watched through the webserver's GraphQL API (the sensor is stopped first, so
+only the backfill ingests). Times run from launch to the last run's end, and from the
+CLI process's start to its exit; both sides start from a cold LLM cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+
+from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
+from graphwiki_assets.core.evals.multihop import load_jsonl
+from graphwiki_assets.core.settings import Settings
+
+LOCATION, REPOSITORY = "graphwiki_assets.definitions", "__repository__"
+INGEST_ASSETS = ["sources", "extracted_candidates", "resolved_concepts", "claim_links", "summaries"]
+DONE = {"COMPLETED", "COMPLETED_SUCCESS", "COMPLETED_FAILED", "FAILED", "CANCELED"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_corpus(records: list[dict], folder: Path) -> list[str]:
+    """One markdown file per record, named by its id: the partition keys."""
+    folder.mkdir(parents=True, exist_ok=True)
+    keys = []
+    for record in records:
+        key = f"{record['id']}.md"
+        (folder / key).write_text(f"# {record.get('title') or record['id']}\n\n{record['text']}\n", encoding="utf-8")
+        keys.append(key)
+    return keys
+
+
+class GraphQL:
+    def __init__(self, port: int):
+        self.url = f"http://127.0.0.1:{port}/graphql"
+
+    def __call__(self, query: str, **variables) -> dict:
+        body = json.dumps({"query": query, "variables": variables}).encode()
+        request = urllib.request.Request(self.url, data=body, headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=120) as response:
+            data = json.loads(response.read())
+        if data.get("errors"):
+            raise RuntimeError(f"GraphQL error: {data['errors'][0].get('message')}")
+        return data["data"]
+
+    def ready(self) -> bool:
+        try:
+            return "version" in self("{ version }")
+        except OSError:
+            return False
+
+
+REPO = {"repositoryLocationName": LOCATION, "repositoryName": REPOSITORY}
+
+STOP_SENSOR = """
+query ($selector: SensorSelector!) { sensorOrError(sensorSelector: $selector) {
+  __typename ... on Sensor { sensorState { id status } } } }
+"""
+STOP = """mutation ($id: String) { stopSensor(id: $id) { __typename } }"""
+ADD_PARTITION = """
+mutation ($repo: RepositorySelector!, $key: String!) {
+  addDynamicPartition(repositorySelector: $repo, partitionsDefName: "sources", partitionKey: $key) { __typename } }
+"""
+LAUNCH = """
+mutation ($params: LaunchBackfillParams!) { launchPartitionBackfill(backfillParams: $params) {
+  __typename ... on LaunchBackfillSuccess { backfillId } ... on PythonError { message } } }
+"""
+STATUS = """
+query ($id: String!) { partitionBackfillOrError(backfillId: $id) {
+  __typename ... on PartitionBackfill { status numPartitions runs(limit: 1000) { id status } } } }
+"""
+
+
+def _dagster(settings: Settings, folder: Path, home: Path, cache: Path, keys: list[str], wait_s: float,
+             log: Callable[[str], None]) -> dict:
+    port = _free_port()
+    dagster_home = home / "dagster"
+    dagster_home.mkdir(parents=True)
+    (dagster_home / "dagster.yaml").write_text("telemetry:\n  enabled: false\nconcurrency:\n  runs:\n"
+                                               "    max_concurrent_runs: 2\n")
+    ev = eval_settings(settings)
+    env = {**os.environ, "DAGSTER_HOME": str(dagster_home), "GRAPHWIKI_SOURCES_DIR": str(folder),
+           "GRAPHWIKI_HOME": str(home), "GRAPHWIKI_CACHE_DIR": str(cache), "NEO4J_URI": ev.neo4j.uri,
+           "NEO4J_USERNAME": ev.neo4j.username, "NEO4J_PASSWORD": ev.neo4j.password}
+    bin_dir = Path(sys.executable).parent
+    logs = home / "logs"
+    logs.mkdir()
+    with ExitStack() as stack:
+        def spawn(name: str, args: list[str]) -> None:
+            out = stack.enter_context(open(logs / f"{name}.log", "w"))
+            proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home,
+                                    start_new_session=True)
+            stack.callback(lambda: (proc.terminate(), proc.wait(timeout=60)))
+
+        spawn("webserver", [str(bin_dir / "dagster-webserver"), "-h", "127.0.0.1", "-p", str(port), "-m", LOCATION])
+        gql = GraphQL(port)
+        deadline = time.monotonic() + 180
+        while not gql.ready():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the Dagster webserver did not come up; see {logs / 'webserver.log'}")
+            time.sleep(1)
+        state = gql(STOP_SENSOR, selector={**REPO, "sensorName": "sources_sensor"})["sensorOrError"]["sensorState"]
+        gql(STOP, id=state["id"])  # only the backfill ingests
+        for key in keys:
+            gql(ADD_PARTITION, repo=REPO, key=key)
+        spawn("daemon", [str(bin_dir / "dagster-daemon"), "run", "-m", LOCATION])
+        log(f"launching a backfill of {len(keys)} partitions")
+        started = time.monotonic()
+        params = {"partitionNames": keys, "assetSelection": [{"path": [a]} for a in INGEST_ASSETS],
+                  "title": "graphwiki bench backfill"}
+        launched = gql(LAUNCH, params=params)["launchPartitionBackfill"]
+        if "backfillId" not in launched:
+            raise RuntimeError(f"the backfill was not launched: {launched}")
+        while True:
+            backfill = gql(STATUS, id=launched["backfillId"])["partitionBackfillOrError"]
+            if backfill["status"] in DONE and all(r["status"] not in ("QUEUED", "STARTING", "STARTED")
+                                                  for r in backfill["runs"]):
+                break
+            if time.monotonic() - started > wait_s:
+                raise RuntimeError(f"the backfill did not finish within {wait_s:.0f}s; see {logs}")
+            time.sleep(1)
+        seconds = time.monotonic() - started
+    return {"seconds": round(seconds, 2), "status": backfill["status"], "runs": len(backfill["runs"]),
+            "run_statuses": sorted({r["status"] for r in backfill["runs"]})}
+
+
+def _cli(settings: Settings, folder: Path, home: Path, cache: Path) -> dict:
+    ev = eval_settings(settings)
+    env = {**os.environ, "GRAPHWIKI_HOME": str(home), "GRAPHWIKI_CACHE_DIR": str(cache), "NEO4J_URI": ev.neo4j.uri,
+           "NEO4J_USERNAME": ev.neo4j.username, "NEO4J_PASSWORD": ev.neo4j.password}
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(folder)],
+                          env=env, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    if proc.returncode != 0:
+        raise RuntimeError(f"graphwiki ingest failed: {proc.stderr[-1000:]}")
+    report = json.loads(proc.stdout)
+    return {"seconds": round(seconds, 2), "sources": report["sources"], "llm_calls": report["llm_calls"]}
+
+
+def _counts(store) -> dict:
+    return store.query("""
+        CALL () { MATCH (s:Source) RETURN count(s) AS sources }
+        CALL () { MATCH (c:Concept) RETURN count(c) AS concepts }
+        CALL () { MATCH (c:Claim) RETURN count(c) AS claims }
+        RETURN sources, concepts, claims""")[0]
+
+
+def run_backfill_bench(settings: Settings, corpus: Path | str, limit: int = 200, wait_s: float = 3600,
+                       log: Callable[[str], None] = lambda msg: None) -> dict:
+    records = load_jsonl(corpus)[:limit]
+    with tempfile.TemporaryDirectory(prefix="graphwiki-backfill-") as tmp:
+        root = Path(tmp)
+        folder = root / "sources"
+        keys = write_corpus(records, folder)
+        with eval_store(eval_settings(settings), log=log) as store:
+            wipe(store)
+            log(f"graphwiki ingest of {len(keys)} files")
+            cli = _cli(settings, folder, root / "cli", root / "cli-cache")
+            cli["graph"] = _counts(store)
+            wipe(store)
+            dagster = _dagster(settings, folder, root / "dagster-run", root / "dagster-cache", keys, wait_s, log)
+            dagster["graph"] = _counts(store)
+        shutil.rmtree(root / "dagster-run", ignore_errors=True)
+    return {"files": len(keys), "cli": cli, "dagster_backfill": dagster,
+            "backfill_over_cli": round(dagster["seconds"] / max(cli["seconds"], 1e-9), 3)}
