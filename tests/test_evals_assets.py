@@ -16,7 +16,7 @@ from graphwiki_assets.defs.evals.assets import CHECK, EVAL_ASSETS
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 EVAL_NAMES = {"er_eval_general", "er_eval_invented", "multihop_eval_seed", "multihop_eval_musique",
-              "multihop_eval_hotpotqa"}
+              "multihop_eval_hotpotqa", "contradiction_eval", "extraction_eval_redocred", "answers_eval_seed"}
 
 
 def _defs() -> dg.Definitions:

@@ -22,6 +22,8 @@ from graphwiki_assets.core.llm.requests import (
     RouteRequest,
     SummaryBatchRequest,
     SummaryRequest,
+    SupportPair,
+    SupportRequest,
 )
 from graphwiki_assets.core.llm.rules_server import request_from_messages
 
@@ -50,6 +52,8 @@ REQUESTS = {
     "route": RouteRequest(question="What is Kortel?"),
     "answer": AnswerRequest(question="What is Kortel?", shape="what_is",
                             facts=[Fact(fact_id="f1", text="Kortel makes disks.", source_ids=["s1"])]),
+    "support": SupportRequest(pairs=[SupportPair(pair_id="1", statement="Kortel makes disks.",
+                                                 evidence=["Kortel makes disks.", "Tarn is a lake."])]),
 }
 
 

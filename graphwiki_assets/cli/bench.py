@@ -1,8 +1,9 @@
 """`graphwiki bench` — benchmarks that print numbers (JSON).
 
 - ``graphwiki bench [--full]``: every committed eval in one run, one JSON, compared with the
-  baselines. ER on both labelled sets and multi-hop on the seed set; ``--full`` adds MuSiQue
-  and HotpotQA. Exits 1 when any metric regressed below evals/baselines.json.
+  baselines. ER on both labelled sets, multi-hop on the seed set, contradictions (pairs and
+  end to end), extraction and answer faithfulness; ``--full`` adds multi-hop on MuSiQue and
+  HotpotQA. Exits 1 when any metric regressed below evals/baselines.json.
 - ``graphwiki bench ingest [--corpus F]``: ingest a corpus into the eval graph and measure
   time, memory, LLM calls and tokens per passage by task, and the time per stage.
 - ``graphwiki bench backfill [--limit 200]``: the same files through ``graphwiki ingest`` and
@@ -80,9 +81,11 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from graphwiki_assets.core.evals import baselines, er, multihop
-    from graphwiki_assets.core.evals.datasets import ER_SETS, MULTIHOP_SETS, er_pairs
-    from graphwiki_assets.core.evals.runs import er_eval, eval_clients, multihop_eval
+    from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop
+    from graphwiki_assets.core.evals.datasets import (ANSWER_SETS, CONTRADICTION_SETS, ER_SETS, EXTRACTION_SETS,
+                                                      MULTIHOP_SETS, er_pairs, extraction_gold)
+    from graphwiki_assets.core.evals.runs import (answers_eval, contradictions_eval, er_eval, eval_clients,
+                                                  extraction_eval, multihop_eval)
     from graphwiki_assets.core.settings import Settings
 
     settings = Settings.from_env()
@@ -90,19 +93,41 @@ def run(args: argparse.Namespace) -> int:
     log = lambda msg: print(f"  {msg}", file=sys.stderr)  # noqa: E731  (stdout is the JSON)
     committed = baselines.load()
     out: dict = {"judge": llm.label, "embedding_model": embedder.name, "evals": {}, "regressions": []}
-    plan = [(name, "er") for name in ER_SETS] + [
-        (name, "multihop") for name, ds in MULTIHOP_SETS.items() if args.full or ds.name == "seed"]
-    for name, kind in plan:
+
+    def er_run(name):
+        result = er_eval(settings, embedder, llm, er_pairs(name), name=ER_SETS[name], log=log)
+        return result, {**er.headline(result), "judge": result["judge"], "errors": result["errors"],
+                        "population_errors": result["population"]["errors"]}
+
+    def multihop_run(name):
+        ds = MULTIHOP_SETS[name]
+        result = multihop_eval(settings, embedder, llm, ds.corpus, ds.questions, k=args.k, name=ds.name, log=log)
+        return result, {**multihop.headline(result), "graph_beats_flat": result["graph_beats_flat"],
+                        "sweep": result.get("sweep", [])}
+
+    def contradictions_run(name):
+        ds = CONTRADICTION_SETS[name]
+        result = contradictions_eval(settings, embedder, llm, ds.pairs, corpus=ds.corpus, inject=ds.inject,
+                                     name=ds.name, log=log)
+        return result, {**contradictions.headline(result), "errors": result["errors"]}
+
+    def extraction_run(name):
+        result = extraction_eval(settings, embedder, llm, extraction_gold(name), name=EXTRACTION_SETS[name], log=log)
+        return result, extraction.headline(result)
+
+    def answers_run(name):
+        ds = ANSWER_SETS[name]
+        result = answers_eval(settings, embedder, llm, ds.corpus, ds.questions, name=ds.name, log=log)
+        return result, {**answers.headline(result), "unsupported": result["unsupported"]}
+
+    plan = ([(name, er_run) for name in ER_SETS]
+            + [(name, multihop_run) for name, ds in MULTIHOP_SETS.items() if args.full or ds.name == "seed"]
+            + [(name, contradictions_run) for name in CONTRADICTION_SETS]
+            + [(name, extraction_run) for name in EXTRACTION_SETS]
+            + [(name, answers_run) for name in ANSWER_SETS])
+    for name, runner in plan:
         log(f"{name}")
-        if kind == "er":
-            result = er_eval(settings, embedder, llm, er_pairs(name), name=ER_SETS[name], log=log)
-            summary = {**er.headline(result), "judge": result["judge"], "errors": result["errors"],
-                       "population_errors": result["population"]["errors"]}
-        else:
-            ds = MULTIHOP_SETS[name]
-            result = multihop_eval(settings, embedder, llm, ds.corpus, ds.questions, k=args.k, name=ds.name, log=log)
-            summary = {**multihop.headline(result), "graph_beats_flat": result["graph_beats_flat"],
-                       "sweep": result.get("sweep", [])}
+        result, summary = runner(name)
         comparisons = baselines.compare(name, result, committed)
         summary["checks"] = [c.as_dict() for c in comparisons]
         out["regressions"] += [f"{name}: {c.describe()}" for c in baselines.regressions(comparisons)]

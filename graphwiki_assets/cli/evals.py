@@ -1,4 +1,5 @@
-"""`graphwiki eval er|multihop` — the benchmarks on the eval instance, never the user's graph."""
+"""`graphwiki eval er|multihop|contradictions|extraction|answers` — the benchmarks on the eval
+instance, never the user's graph."""
 
 from __future__ import annotations
 
@@ -31,6 +32,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     mh.add_argument("--no-sweep", action="store_true", help="skip the hops x k precision sweep")
     mh.set_defaults(handler=run_multihop)
 
+    cx = add_common(evals.add_parser("contradictions", help="the conflict stage on labelled claim pairs (JSONL)"))
+    cx.add_argument("--pairs", type=Path, required=True,
+                    help='JSONL of {"label": contradicts|consistent|unrelated_aspect, "concept", "a", "b", ...}')
+    cx.add_argument("--corpus", type=Path, help="end-to-end mode: the corpus (JSONL of {id, title, text})")
+    cx.add_argument("--inject", type=Path,
+                    help='end-to-end mode: sources to inject, JSONL of {"id", "label", "target", "title", "text"}')
+    cx.add_argument("--limit", type=int, help="only the first N pairs")
+    cx.set_defaults(handler=run_contradictions)
+
+    ex = add_common(evals.add_parser("extraction", help="extraction precision/recall against a gold set (JSONL)"))
+    ex.add_argument("--gold", type=Path, required=True,
+                    help='JSONL of {"id", "title", "text", "entities": [...], "facts": [...]}')
+    ex.add_argument("--limit", type=int, help="only the first N documents")
+    ex.add_argument("--threshold", type=float, default=None,
+                    help="cosine a claim needs to state a fact it shares both entities with (default 0.5)")
+    ex.set_defaults(handler=run_extraction)
+
+    an = add_common(evals.add_parser("answers", help="answer faithfulness and abstention on multi-hop questions"))
+    an.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the seed multi-hop corpus)")
+    an.add_argument("--questions", type=Path, help='JSONL of {"id", "question", "answer", "needed"} (default: seed)')
+    an.add_argument("--limit", type=int, help="only the first N questions (the whole corpus is ingested)")
+    an.set_defaults(handler=run_answers)
+
 
 def _log(args):
     # Progress goes to stderr in both modes: stdout stays the report (or the JSON).
@@ -58,6 +82,49 @@ def run_multihop(args: argparse.Namespace) -> int:
     result = multihop_eval(settings, embedder, llm, args.corpus, args.questions, k=args.k, hops=args.hops,
                            limit=args.limit, method=args.method, with_sweep=not args.no_sweep, log=_log(args))
     emit(args, result, multihop_text(result))
+    return 0
+
+
+def run_contradictions(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.evals.runs import contradictions_eval, eval_clients
+    from graphwiki_assets.core.settings import Settings
+
+    if bool(args.corpus) != bool(args.inject):
+        raise ValueError("the end-to-end mode needs both --corpus and --inject")
+    settings = Settings.from_env()
+    embedder, llm = eval_clients(settings)
+    result = contradictions_eval(settings, embedder, llm, args.pairs, corpus=args.corpus, inject=args.inject,
+                                 limit=args.limit, log=_log(args))
+    emit(args, result, contradictions_text(result))
+    return 0
+
+
+def run_extraction(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.evals.extraction import CLAIM_THRESHOLD
+    from graphwiki_assets.core.evals.runs import eval_clients, extraction_eval
+    from graphwiki_assets.core.settings import Settings
+
+    settings = Settings.from_env()
+    embedder, llm = eval_clients(settings)
+    threshold = CLAIM_THRESHOLD if args.threshold is None else args.threshold
+    result = extraction_eval(settings, embedder, llm, args.gold, limit=args.limit, threshold=threshold, log=_log(args))
+    emit(args, result, extraction_text(result))
+    return 0
+
+
+def run_answers(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.evals.datasets import ANSWER_SETS
+    from graphwiki_assets.core.evals.runs import answers_eval, eval_clients
+    from graphwiki_assets.core.settings import Settings
+
+    if bool(args.corpus) != bool(args.questions):
+        raise ValueError("give both --corpus and --questions, or neither (the seed set)")
+    seed = ANSWER_SETS["answers_eval_seed"]
+    settings = Settings.from_env()
+    embedder, llm = eval_clients(settings)
+    result = answers_eval(settings, embedder, llm, args.corpus or seed.corpus, args.questions or seed.questions,
+                          limit=args.limit, log=_log(args))
+    emit(args, result, answers_text(result))
     return 0
 
 
@@ -115,4 +182,67 @@ def multihop_text(r: dict) -> str:
             where = f"{row['method']} k={row['k']}"
         lines.append(f"  {where}: AR {row['all_recall']:.3f}, precision {row['precision']:.3f}, "
                      f"{row['docs_per_question']:.1f} docs")
+    return "\n".join(lines)
+
+
+def _rate(x: float | None) -> str:
+    return "–" if x is None else f"{x:.3f}"
+
+
+def contradictions_text(r: dict) -> str:
+    c, fa = r["counts"], r["false_alarm"]
+    lines = [
+        f"{r['name']}: {r['n']} pairs ({c['contradicts']} contradicts / {c['consistent']} consistent / "
+        f"{c['unrelated_aspect']} unrelated_aspect), backend {r['backend']}, screen: shared concept and cosine >= "
+        f"{r['config']['similarity_floor']}",
+        f"catch rate {_rate(r['catch_rate'])} ({r['caught']}/{r['contradicts']}); false alarms: consistent "
+        f"{_rate(fa['consistent'])}, unrelated aspect {_rate(fa['unrelated_aspect'])}, all {_rate(fa['all'])} "
+        f"({r['false_alarms']}/{r['not_contradicts']}); precision {_rate(r['precision'])}",
+        f"{r['llm_calls']} conflict calls, {r['prompt_tokens']} prompt tokens",
+    ]
+    for split, x in r["by_split"].items():
+        lines.append(f"  {split}: catch rate {_rate(x['catch_rate'])}, false alarms {_rate(x['false_alarm']['all'])}")
+    for kind, x in r["by_kind"].items():
+        lines.append(f"  {kind:10}: catch {_rate(x['catch_rate'])}, false alarms {_rate(x['false_alarm']['all'])} (n={x['n']})")
+    lines += [f"  wrong: {e['label']} [{e['kind']}] {e['a']!r} / {e['b']!r} -> {e['outcome']}: {e['reason']}"
+              for e in r["errors"]]
+    e2e = r.get("end_to_end")
+    if e2e:
+        lines.append(f"end to end: {e2e['found']}/{e2e['injected']} injected contradictions found with both claims "
+                     f"disputed (catch rate {_rate(e2e['catch_rate'])}; {e2e['found_any_status']} with an edge at all); "
+                     f"false alarms {e2e['false_alarms']}/{e2e['controls']} consistent controls; "
+                     f"{e2e['ingest']['conflict_calls']} conflict calls for the injected sources")
+    return "\n".join(lines)
+
+
+def extraction_text(r: dict) -> str:
+    def pr(x: dict) -> str:
+        return f"P {x['precision']:.3f} R {x['recall']:.3f} F1 {x['f1']:.3f} ({x['correct']}/{x['extracted']} extracted, {x['found']}/{x['gold']} gold)"
+
+    lines = [
+        f"{r['name']}: {r['documents']} documents, {r['gold_concepts']} gold concepts, {r['gold_facts']} gold facts, "
+        f"backend {r['backend']}; {r['llm_calls']} extraction calls, {r['prompt_tokens']} prompt tokens",
+        f"concepts        : {pr(r['concepts'])}",
+        f"concepts (typed): {pr(r['concepts_typed'])}",
+        f"claims (cos >= {r['claim_threshold']}): {pr(r['claims'])}",
+    ]
+    for split, x in r["by_split"].items():
+        lines.append(f"  {split}: concepts P {x['concepts']['precision']:.3f} R {x['concepts']['recall']:.3f}, "
+                     f"claims P {x['claims']['precision']:.3f} R {x['claims']['recall']:.3f}")
+    lines += [f"  claims at cos >= {row['threshold']}: P {row['precision']:.3f} R {row['recall']:.3f}" for row in r["sweep"]]
+    return "\n".join(lines)
+
+
+def answers_text(r: dict) -> str:
+    lines = [
+        f"{r['name']}: {r['n']} questions, {r['corpus_docs']} documents, backend {r['backend']}",
+        f"supported sentences {_rate(r['supported_rate'])} ({r['supported']}/{r['sentences']}), "
+        f"uncited sentences {r['uncited_sentences']}; control (each sentence against another's citations): "
+        f"{_rate(r['control_supported_rate'])} supported of {r['control_pairs']}",
+        f"abstention correct {_rate(r['abstention_correct'])}: needed documents not all retrieved for "
+        f"{r['needed_not_retrieved']} questions, abstained on {_rate(r['abstained_when_missing'])} of them; answered "
+        f"{_rate(r['answered_when_retrieved'])} of the rest; gold answer in the text {_rate(r['answer_found'])}",
+        f"checker: {r['checker']['llm_calls']} support calls, {r['checker']['prompt_tokens']} prompt tokens",
+    ]
+    lines += [f"  unsupported ({u['question']}): {u['sentence']!r}: {u['reason']}" for u in r["unsupported"]]
     return "\n".join(lines)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +14,24 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 def evals_dir() -> Path:
     """``evals/`` of the checkout, or GRAPHWIKI_EVALS_DIR (an installed package has no data)."""
     return Path(os.environ.get("GRAPHWIKI_EVALS_DIR") or REPO_ROOT / "evals")
+
+
+def jsonl_records(path: Path | str) -> Iterator[tuple[str, dict]]:
+    """Each object of a JSON Lines file with where it stands ("file:line"), so that a bad
+    row in a user's own labelled file is reported where they can fix it."""
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines()):
+        if line.strip():
+            try:
+                yield f"{path}:{n + 1}", json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{n + 1}: not a JSON object ({exc.msg})") from exc
+
+
+def require_label(where: str, row: dict, labels: Iterable[str]) -> str:
+    labels = tuple(labels)
+    if row.get("label") not in labels:
+        raise ValueError(f"{where}: label must be one of {labels}, not {row.get('label')!r}")
+    return row["label"]
 
 
 @dataclass(frozen=True)
@@ -38,3 +58,37 @@ MULTIHOP_SETS = {
 
 def er_pairs(eval_name: str) -> Path:
     return evals_dir() / "er" / f"{ER_SETS[eval_name]}.jsonl"
+
+
+@dataclass(frozen=True)
+class ContradictionSet:
+    """Labelled claim pairs, and a corpus with the sources injected into it end to end."""
+
+    name: str
+    pairs_file: str
+    corpus_set: MultihopSet
+    inject_file: str
+
+    @property
+    def pairs(self) -> Path:
+        return evals_dir() / "contradictions" / self.pairs_file
+
+    @property
+    def corpus(self) -> Path:
+        return self.corpus_set.corpus
+
+    @property
+    def inject(self) -> Path:
+        return evals_dir() / "contradictions" / self.inject_file
+
+
+CONTRADICTION_SETS = {
+    "contradiction_eval": ContradictionSet("pairs", "pairs.jsonl", MULTIHOP_SETS["multihop_eval_seed"], "inject-seed.jsonl"),
+}
+EXTRACTION_SETS = {"extraction_eval_redocred": "redocred"}
+# Answer faithfulness runs on multi-hop questions: it needs an ingest, so the small set.
+ANSWER_SETS = {"answers_eval_seed": MULTIHOP_SETS["multihop_eval_seed"]}
+
+
+def extraction_gold(eval_name: str) -> Path:
+    return evals_dir() / "extraction" / f"{EXTRACTION_SETS[eval_name]}.jsonl"

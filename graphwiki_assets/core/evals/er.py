@@ -17,7 +17,6 @@ unchanged: this measures the system as shipped.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
+from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
 from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_text as ingest_mention_text
@@ -52,12 +52,9 @@ class Pair:
 
 def load_pairs(path: Path | str, limit: int | None = None) -> list[Pair]:
     pairs = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines()):
-        if line.strip():
-            row = json.loads(line)
-            if row["label"] not in LABELS:
-                raise ValueError(f"{path}:{n + 1}: label must be one of {LABELS}, not {row['label']!r}")
-            pairs.append(Pair(len(pairs), row.get("domain", ""), row["label"], row["a"], row["b"]))
+    for where, row in jsonl_records(path):
+        require_label(where, row, LABELS)
+        pairs.append(Pair(len(pairs), row.get("domain", ""), row["label"], row["a"], row["b"]))
     return pairs[:limit] if limit else pairs
 
 

@@ -27,6 +27,7 @@ from graphwiki_assets.core.llm.prompts import estimate_tokens
 from graphwiki_assets.core.query.retrieval import (GRAPH_METHODS, RetrievalConfig, flat_sources, refresh_projection,
                                                   retrieve_sources)
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.schema import ensure_schema
 
 SWEEP_HOPS = (1, 2, 3)
 SWEEP_FANOUT = (3, 10)
@@ -53,6 +54,9 @@ def ingest_corpus(store: GraphStore, embedder: Embedder, llm, docs: list[dict], 
                   progress: Callable | None = None) -> dict:
     if store.query("MATCH (n) RETURN count(n) AS n")[0]["n"]:
         raise RuntimeError("the multi-hop eval needs an empty eval graph (wipe it first)")
+    # A fresh eval instance has no schema yet, and extraction's exact-name pass reads its
+    # full-text index before the pipeline's first write would create it.
+    ensure_schema(store, embedder.dimension)
     report = ingest_documents(Ingestor(store=store, embedder=embedder, llm=llm),
                               records_as_documents(docs, namespace), progress=progress).as_dict()
     n = max(len(docs), 1)
@@ -70,7 +74,8 @@ def ingest_corpus(store: GraphStore, embedder: Embedder, llm, docs: list[dict], 
     }
 
 
-def _every(n: int, total: int, log: Callable[[str], None]) -> Callable:
+def progress_every(n: int, total: int, log: Callable[[str], None]) -> Callable:
+    """An ingest progress callback that logs every ``n`` passages."""
     done = {"count": 0, "started": time.monotonic()}
 
     def progress(_report) -> None:
@@ -158,7 +163,7 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     started = time.monotonic()
     namespace = name or "corpus"
     log(f"ingesting {len(docs)} passages ({llm.label})")
-    ingest = ingest_corpus(store, embedder, llm, docs, namespace, progress=_every(100, len(docs), log))
+    ingest = ingest_corpus(store, embedder, llm, docs, namespace, progress=progress_every(100, len(docs), log))
     log(f"ingested in {ingest['seconds']}s; projecting")
     refresh_projection(store)
     id_map = corpus_ids(store, namespace)

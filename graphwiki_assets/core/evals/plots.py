@@ -88,3 +88,78 @@ def multihop_plot(result: dict) -> bytes:
         if rows:
             ax.legend(fontsize=6)
     return _png(fig)
+
+
+OUTCOME_COLOURS = {"contradicts": "#e76f51", "supports": "#2a9d8f", "unrelated": "#8d99ae", "screened": "#e9c46a"}
+
+
+def contradiction_plot(result: dict) -> bytes:
+    """How the conflict stage ended each class of pair; catch and false alarms by kind;
+    the cosine of each class against the screen's floor."""
+    fig, (stack, kinds, hist) = plt.subplots(1, 3, figsize=(14, 3.6))
+    labels = list(result["outcomes"])
+    bottom = [0] * len(labels)
+    for outcome, colour in OUTCOME_COLOURS.items():
+        values = [result["outcomes"][label][outcome] for label in labels]
+        stack.bar(labels, values, bottom=bottom, color=colour, label=outcome)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    stack.set(title=f"{result['name']}: outcome by label ({result['backend']})", ylabel="pairs")
+    stack.legend(fontsize=7)
+    names = list(result["by_kind"])
+    catch = [result["by_kind"][k]["catch_rate"] for k in names]
+    alarms = [result["by_kind"][k]["false_alarm"]["all"] for k in names]
+    x = range(len(names))
+    kinds.bar([i - 0.2 for i in x], [c or 0 for c in catch], 0.4, color=OUTCOME_COLOURS["contradicts"], label="catch rate")
+    kinds.bar([i + 0.2 for i in x], [a or 0 for a in alarms], 0.4, color=COLOURS["flat"], label="false alarms")
+    kinds.set_xticks(list(x), names, rotation=30, fontsize=7)
+    kinds.set(ylim=(0, 1.05), title="by kind (no bar: no pair of that class)")
+    kinds.legend(fontsize=7)
+    bins = [i / 20 for i in range(-4, 21)]
+    for label, colour in zip(labels, (OUTCOME_COLOURS["contradicts"], COLOURS["same"], COLOURS["related"])):
+        hist.hist([r["cosine"] for r in result["pairs"] if r["label"] == label], bins=bins, alpha=0.6, label=label,
+                  color=colour)
+    hist.axvline(result["config"]["similarity_floor"], color="black", linestyle="--", linewidth=1, label="screen floor")
+    hist.set(title="cosine of the two claims", xlabel="cosine", ylabel="pairs")
+    hist.legend(fontsize=7)
+    return _png(fig)
+
+
+def extraction_plot(result: dict) -> bytes:
+    """Precision and recall of concepts (by name, typed) and claims; claims at other cosine cuts."""
+    fig, (bars, sweep) = plt.subplots(1, 2, figsize=(10, 3.6))
+    groups = ["concepts", "concepts_typed", "claims"]
+    x = range(len(groups))
+    bars.bar([i - 0.2 for i in x], [result[g]["precision"] for g in groups], 0.4, color=COLOURS["graph"], label="precision")
+    bars.bar([i + 0.2 for i in x], [result[g]["recall"] for g in groups], 0.4, color=COLOURS["same"], label="recall")
+    bars.set_xticks(list(x), ["concepts", "concepts, typed", f"claims (cos ≥ {result['claim_threshold']})"])
+    bars.set(ylim=(0, 1.05), title=f"{result['name']}: {result['documents']} documents ({result['backend']})")
+    bars.legend(fontsize=7)
+    rows = result["sweep"]
+    sweep.plot([r["threshold"] for r in rows], [r["precision"] for r in rows], marker="o", label="claim precision")
+    sweep.plot([r["threshold"] for r in rows], [r["recall"] for r in rows], marker="x", linestyle="--", label="claim recall")
+    sweep.axvline(result["claim_threshold"], color="black", linewidth=1, label="stated threshold")
+    sweep.set(title="claims against the matching threshold", xlabel="cosine threshold", ylim=(0, 1.05))
+    sweep.legend(fontsize=7)
+    return _png(fig)
+
+
+def answers_plot(result: dict) -> bytes:
+    """Faithfulness and abstention rates; supported and unsupported sentences per question."""
+    fig, (rates, per_q) = plt.subplots(1, 2, figsize=(11, 3.6))
+    names = ["supported_rate", "control_supported_rate", "abstention_correct", "abstained_when_missing",
+             "answered_when_retrieved", "answer_found"]
+    rates.bar(range(len(names)), [result[n] or 0 for n in names], color=COLOURS["graph"])
+    rates.set_xticks(range(len(names)), ["supported", "control", "abstention\ncorrect", "abstained\nwhen missing",
+                                         "answered when\nretrieved", "gold answer\nin text"], fontsize=7, rotation=20)
+    rates.set(ylim=(0, 1.05), title=f"{result['name']}: {result['n']} questions ({result['backend']})")
+    qs = result["questions"]
+    ok = [sum(s["supported"] for s in q["sentences"]) for q in qs]
+    bad = [len(q["sentences"]) - n for q, n in zip(qs, ok)]
+    per_q.bar(range(len(qs)), ok, color=COLOURS["same"], label="supported")
+    per_q.bar(range(len(qs)), bad, bottom=ok, color=COLOURS["unrelated"], label="unsupported")
+    for i, q in enumerate(qs):
+        if q["abstained"]:
+            per_q.annotate("∅" if q["abstention_correct"] else "∅!", (i, 0), ha="center", fontsize=7)
+    per_q.set(title="sentences per question (∅ abstained, ∅! wrongly)", xlabel="question", ylabel="sentences")
+    per_q.legend(fontsize=7)
+    return _png(fig)

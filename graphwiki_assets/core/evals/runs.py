@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from graphwiki_assets.core.evals import er, multihop
+from graphwiki_assets.core.evals import answers, contradictions, er, extraction, injection, multihop
 from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
 from graphwiki_assets.core.settings import Settings
 
@@ -36,6 +36,42 @@ def multihop_eval(settings: Settings, embedder, llm, corpus: Path | str, questio
         wipe(store)
         return multihop.run_multihop(store, embedder, llm, docs, qs, k=k, hops=hops, method=method,
                                      name=name, with_sweep=with_sweep, log=log)
+
+
+def contradictions_eval(settings: Settings, embedder, llm, pairs_path: Path | str, corpus: Path | str | None = None,
+                        inject: Path | str | None = None, limit: int | None = None, name: str = "",
+                        log: Log = lambda m: None) -> dict:
+    """Pair mode on the labelled pairs; with ``inject`` (and its ``corpus``) the end-to-end
+    mode too, on the same eval instance after a wipe."""
+    if inject and not corpus:
+        raise ValueError("the end-to-end mode needs the corpus the injections target (--corpus)")
+    pairs = contradictions.load_pairs(pairs_path, limit)
+    docs = multihop.load_jsonl(corpus) if inject else []
+    injections = injection.load_injections(inject, {d["id"] for d in docs}) if inject else []
+    with eval_store(eval_settings(settings), log=log) as store:
+        wipe(store)
+        result = contradictions.run_pairs(store, embedder, llm, pairs, name=name or Path(pairs_path).stem, log=log)
+        if inject:
+            wipe(store)
+            result["end_to_end"] = injection.run_injection(store, embedder, llm, docs, injections, log=log)
+            result["end_to_end"].update({"corpus": str(corpus), "injections_file": str(inject)})
+    return result
+
+
+def extraction_eval(settings: Settings, embedder, llm, gold_path: Path | str, limit: int | None = None,
+                    threshold: float = extraction.CLAIM_THRESHOLD, name: str = "", log: Log = lambda m: None) -> dict:
+    """Extraction needs no graph: nothing here opens a Neo4j (``settings`` for symmetry)."""
+    gold = extraction.load_gold(gold_path, limit)
+    return extraction.run_extraction(gold, embedder, llm, name=name or Path(gold_path).stem, threshold=threshold,
+                                     log=log)
+
+
+def answers_eval(settings: Settings, embedder, llm, corpus: Path | str, questions: Path | str,
+                 limit: int | None = None, name: str = "", log: Log = lambda m: None) -> dict:
+    docs, qs = multihop.load_set(corpus, questions, limit)
+    with eval_store(eval_settings(settings), log=log) as store:
+        wipe(store)
+        return answers.run_answers(store, embedder, llm, docs, qs, name=name or Path(corpus).parent.name, log=log)
 
 
 def eval_clients(settings: Settings):

@@ -33,6 +33,8 @@ from graphwiki_assets.core.llm.requests import (
     SummaryBatchResponse,
     SummaryRequest,
     SummaryResponse,
+    SupportRequest,
+    SupportResponse,
 )
 
 
@@ -120,12 +122,13 @@ TASKS: dict[str, Task] = {
         ),
         Task("route", RouteRequest, RouteResponse, prompts.ROUTE_PROMPT_VERSION, prompts.route_messages, prompts.ROUTE_SCHEMA),
         Task("answer", AnswerRequest, AnswerResponse, prompts.ANSWER_PROMPT_VERSION, prompts.answer_messages, prompts.ANSWER_SCHEMA),
+        Task("support", SupportRequest, SupportResponse, prompts.SUPPORT_PROMPT_VERSION, prompts.support_messages, prompts.SUPPORT_SCHEMA),
     ]
 }
 
 
 class BaseLLM:
-    """The six typed calls, each validated against its request and labelled. ``extract``
+    """The seven typed calls, each validated against its request and labelled. ``extract``
     and ``summarize`` take one item as a convenience; the tasks themselves take several."""
 
     label: str
@@ -163,6 +166,9 @@ class BaseLLM:
 
     def answer(self, req: AnswerRequest) -> AnswerResponse:
         return self._run(TASKS["answer"], req)
+
+    def support(self, req: SupportRequest) -> SupportResponse:
+        return self._run(TASKS["support"], req)
 
     def _run(self, task: Task, req: Any) -> Any:
         if not isinstance(req, task.request):

@@ -20,6 +20,7 @@ from graphwiki_assets.core.llm.requests import (
     JudgeRequest,
     RouteRequest,
     SummaryBatchRequest,
+    SupportRequest,
 )
 
 EXTRACT_PROMPT_VERSION = "extract/v3"
@@ -28,6 +29,7 @@ CONFLICT_PROMPT_VERSION = "conflict/v3"
 SUMMARY_PROMPT_VERSION = "summary/v3"
 ROUTE_PROMPT_VERSION = "route/v2"
 ANSWER_PROMPT_VERSION = "answer/v2"
+SUPPORT_PROMPT_VERSION = "support/v1"
 
 Messages = list[dict[str, str]]
 
@@ -181,6 +183,19 @@ def answer_messages(req: AnswerRequest) -> Messages:
     return _messages(system, req.model_dump(), "facts")
 
 
+def support_messages(req: SupportRequest) -> Messages:
+    system = (
+        "You check answers against their citations. For each pair decide whether the "
+        "evidence supports the statement: supported=true only when everything the statement "
+        "asserts is stated in the evidence or follows from it directly; a statement that adds "
+        "a fact, a number, a date or a negation the evidence does not give is not supported. "
+        "Use no outside knowledge. Inline marks such as '[disputed — see claim-2]' are not "
+        "part of the statement. Return exactly one verdict per pair_id, with a reason of a "
+        "few words."
+    )
+    return _messages(system, [p.model_dump() for p in req.pairs], "pairs")
+
+
 # --- response schemas (what the model fills; backend bookkeeping fields are ours) ------
 
 
@@ -240,6 +255,9 @@ ROUTE_SCHEMA = _obj(
     }
 )
 ANSWER_SCHEMA = _obj({"sentences": {"type": "array", "items": _obj({"text": _STR, "fact_ids": _STRS})}})
+SUPPORT_SCHEMA = _obj(
+    {"verdicts": {"type": "array", "items": _obj({"pair_id": _STR, "supported": {"type": "boolean"}, "reason": _STR})}}
+)
 
 
 def estimate_tokens(text: str) -> int:

@@ -203,3 +203,31 @@ class AnswerResponse(BaseModel):
     sentences: list[AnswerSentence]
     backend: str = ""
     dropped: int = 0  # sentences removed because they cited no fact of the request
+
+
+# --- answer faithfulness ------------------------------------------------------------
+
+
+class SupportPair(BaseModel):
+    """Does the evidence (the facts a sentence cites) support the statement?"""
+
+    pair_id: str
+    statement: str
+    evidence: list[str]
+
+
+class SupportRequest(BaseModel):
+    pairs: list[SupportPair]
+
+
+class SupportVerdict(BaseModel):
+    pair_id: str
+    supported: bool
+    reason: str = ""
+
+
+class SupportResponse(BaseModel):
+    verdicts: list[SupportVerdict]
+    backend: str = ""
+    dropped: int = 0
+    defaulted: int = 0  # pairs never answered, set to not supported

@@ -34,6 +34,8 @@ from graphwiki_assets.core.llm.requests import (
     RouteRequest,
     SummaryBatchRequest,
     SummaryRequest,
+    SupportPair,
+    SupportRequest,
 )
 
 _DATA = re.compile(r'<data name="[^"]*">\n(.*)\n</data>', re.DOTALL)
@@ -67,6 +69,8 @@ def request_from_messages(task: str, messages: list[dict[str, str]]) -> Any:
         return SummaryBatchRequest(concepts=[SummaryRequest(**c) for c in data])
     if task == "answer":
         return AnswerRequest(**data)
+    if task == "support":
+        return SupportRequest(pairs=[SupportPair(**p) for p in data])
     raise ValueError(f"unknown task {task!r}")
 
 

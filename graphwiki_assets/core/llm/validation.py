@@ -4,9 +4,10 @@ Extraction: only documents that were asked about, one answer each (documents lef
 unanswered are asked once more, then listed as missing); per document, names cleaned,
 empty names dropped, duplicates merged case-insensitively, claims whose ``about`` names
 no extracted concept dropped. Summaries: only concepts asked about; empty or missing
-ones asked once more, then listed as missing. Judgments and conflict
-verdicts: only ids that were asked about, one per id; ids left unanswered are asked
-once more, then defaulted to the safe answer (NOT_SAME, unrelated). Answers: only
+ones asked once more, then listed as missing. Judgments, conflict
+and support verdicts: only ids that were asked about, one per id; ids left unanswered
+are asked once more, then defaulted to the safe answer (NOT_SAME, unrelated, not
+supported). Answers: only
 citations of the request's facts; a sentence citing nothing is dropped.
 """
 
@@ -32,6 +33,7 @@ from graphwiki_assets.core.llm.requests import (
     SummaryBatchRequest,
     SummaryBatchResponse,
     RouteResponse,
+    SupportVerdict,
     Verdict,
 )
 
@@ -189,6 +191,8 @@ def finish(task: str, req: Any, resp: Any, reask: Callable[[Any], Any]) -> Any:
         return finish_verdicts(req, resp, reask, lambda i: Verdict(pair_id=i, same=False, confidence=0.0, reason=NO_VERDICT))
     if task == "conflicts":
         return finish_verdicts(req, resp, reask, lambda i: ConflictVerdict(pair_id=i, relation="unrelated", reason=NO_VERDICT))
+    if task == "support":
+        return finish_verdicts(req, resp, reask, lambda i: SupportVerdict(pair_id=i, supported=False, reason=NO_VERDICT))
     if task == "answer":
         return clean_answer(req, resp)
     if task == "route":

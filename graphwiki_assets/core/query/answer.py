@@ -91,6 +91,11 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
     _add(out, claim.id, claim.text, sources, marks, notes)
 
 
+def concept_fact_text(name: str, type_: str, summary: str) -> str:
+    """The text a concept's summary stands as when it is a fact of the answer."""
+    return f"{name} ({type_}): {summary}"
+
+
 def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
     if not concept.summary or not concept.sources:
         return
@@ -103,7 +108,7 @@ def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
         marks.append(("needs review", concept.id))
         notes.append(f"concept {concept.name} ({concept.id}) needs review: "
                      f"{concept.review_reason or 'flagged at ingest'}")
-    _add(out, concept.id, f"{concept.name} ({concept.type}): {concept.summary}", sources, marks, notes)
+    _add(out, concept.id, concept_fact_text(concept.name, concept.type, concept.summary), sources, marks, notes)
 
 
 def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int) -> Facts:

@@ -13,9 +13,10 @@ from functools import partial
 
 import dagster as dg
 
-from graphwiki_assets.core.evals import baselines, er, multihop, plots
-from graphwiki_assets.core.evals.datasets import ER_SETS, MULTIHOP_SETS, er_pairs
-from graphwiki_assets.core.evals.runs import er_eval, multihop_eval
+from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop, plots
+from graphwiki_assets.core.evals.datasets import (ANSWER_SETS, CONTRADICTION_SETS, ER_SETS, EXTRACTION_SETS,
+                                                  MULTIHOP_SETS, er_pairs, extraction_gold)
+from graphwiki_assets.core.evals.runs import answers_eval, contradictions_eval, er_eval, extraction_eval, multihop_eval
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "evals"
@@ -25,6 +26,10 @@ CHECK = "no_regression"
 def _numbers(headline: dict) -> dict:
     return {k: dg.MetadataValue.float(float(v)) if isinstance(v, float) else dg.MetadataValue.int(int(v))
             for k, v in headline.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def _plot(png: bytes) -> dg.MetadataValue:
+    return dg.MetadataValue.md(plots.markdown_image(png))
 
 
 def md_table(rows: list[dict], columns: list[str]) -> str:
@@ -66,7 +71,7 @@ def er_metadata(result: dict) -> dict:
                                                                  "precision", "recall", "f1", "llm_calls"])
               + "\n### wrong decisions (pair mode)\n" + md_table(result["errors"], ["label", "a", "b", "score", "cause", "predicted", "reason"]))
     return {**_numbers(er.headline(result)), "judge": result["judge"], "embedding_model": result["embedding_model"],
-            "table": dg.MetadataValue.md(tables), "plot": dg.MetadataValue.md(plots.markdown_image(plots.er_plot(result))),
+            "table": dg.MetadataValue.md(tables), "plot": _plot(plots.er_plot(result)),
             "errors": dg.MetadataValue.json(result["errors"])}
 
 
@@ -79,7 +84,45 @@ def multihop_metadata(result: dict) -> dict:
                                                    "precision", "docs_per_question"]))
     return {**_numbers(multihop.headline(result)), "backend": result["backend"],
             "graph_beats_flat": result["graph_beats_flat"], "table": dg.MetadataValue.md(tables),
-            "plot": dg.MetadataValue.md(plots.markdown_image(plots.multihop_plot(result))),
+            "plot": _plot(plots.multihop_plot(result)),
+            "ingest": dg.MetadataValue.json(result["ingest"])}
+
+
+def contradiction_metadata(result: dict) -> dict:
+    kinds = [{"kind": k, "n": x["n"], "catch_rate": x["catch_rate"], "false_alarm": x["false_alarm"]["all"]}
+             for k, x in result["by_kind"].items()]
+    outcomes = [{"label": label, **counts} for label, counts in result["outcomes"].items()]
+    tables = ("### outcome by label\n" + md_table(outcomes, ["label", *contradictions.OUTCOMES])
+              + "\n### by kind\n" + md_table(kinds, ["kind", "n", "catch_rate", "false_alarm"])
+              + "\n### wrong decisions\n" + md_table(result["errors"], ["label", "kind", "a", "b", "outcome", "reason"]))
+    out = {**_numbers(contradictions.headline(result)), "backend": result["backend"],
+           "table": dg.MetadataValue.md(tables), "plot": _plot(plots.contradiction_plot(result)),
+           "errors": dg.MetadataValue.json(result["errors"])}
+    if "end_to_end" in result:
+        rows = [{k: r[k] for k in ("id", "label", "target", "text", "why")} for r in result["end_to_end"]["injections"]]
+        out["end_to_end"] = dg.MetadataValue.md(md_table(rows, ["id", "label", "target", "text", "why"]))
+    return out
+
+
+def extraction_metadata(result: dict) -> dict:
+    rows = [{"items": g, **{k: result[g][k] for k in ("precision", "recall", "f1", "extracted", "gold")}}
+            for g in ("concepts", "concepts_typed", "claims")]
+    tables = (md_table(rows, ["items", "precision", "recall", "f1", "extracted", "gold"])
+              + "\n### claims against the matching threshold\n"
+              + md_table(result["sweep"], ["threshold", "precision", "recall", "f1"]))
+    return {**_numbers(extraction.headline(result)), "backend": result["backend"],
+            "table": dg.MetadataValue.md(tables), "plot": _plot(plots.extraction_plot(result)),
+            "recall_by_type": dg.MetadataValue.json(result["recall_by_type"])}
+
+
+def answers_metadata(result: dict) -> dict:
+    rows = [{"id": q["id"], "shape": q["shape"], "needed_retrieved": q["needed_retrieved"], "abstained": q["abstained"],
+             "sentences": len(q["sentences"]), "supported": sum(s["supported"] for s in q["sentences"]),
+             "answer_found": q["answer_found"]} for q in result["questions"]]
+    tables = (md_table(rows, ["id", "shape", "needed_retrieved", "abstained", "sentences", "supported", "answer_found"])
+              + "\n### unsupported sentences\n" + md_table(result["unsupported"], ["question", "sentence", "reason"]))
+    return {**_numbers(answers.headline(result)), "backend": result["backend"],
+            "table": dg.MetadataValue.md(tables), "plot": _plot(plots.answers_plot(result)),
             "ingest": dg.MetadataValue.json(result["ingest"])}
 
 
@@ -111,4 +154,27 @@ def _multihop(name: str):
                             "over one ingest into the eval instance.", run, multihop_metadata)
 
 
-EVAL_ASSETS = [_er(n) for n in ER_SETS] + [_multihop(n) for n in MULTIHOP_SETS]
+def _contradictions(name: str):
+    ds = CONTRADICTION_SETS[name]
+    run = partial(contradictions_eval, pairs_path=ds.pairs, corpus=ds.corpus, inject=ds.inject, name=ds.name)
+    return eval_asset(name, f"Contradiction eval: the conflict stage on evals/contradictions/{ds.pairs_file} (catch "
+                            f"rate, false alarms, calls), and {ds.inject_file} injected into the "
+                            f"{ds.corpus_set.name} corpus end to end.", run, contradiction_metadata)
+
+
+def _extraction(name: str):
+    run = partial(extraction_eval, gold_path=extraction_gold(name), name=EXTRACTION_SETS[name])
+    return eval_asset(name, f"Extraction eval on evals/extraction/{EXTRACTION_SETS[name]}.jsonl: precision and recall "
+                            "of concepts and claims against the gold annotation.", run, extraction_metadata)
+
+
+def _answers(name: str):
+    ds = ANSWER_SETS[name]
+    run = partial(answers_eval, corpus=ds.corpus, questions=ds.questions, name=ds.name)
+    return eval_asset(name, f"Answer faithfulness on evals/multihop/{ds.folder}: every sentence supported by its "
+                            "citations, abstention when the needed documents were not retrieved.", run, answers_metadata)
+
+
+EVAL_ASSETS = ([_er(n) for n in ER_SETS] + [_multihop(n) for n in MULTIHOP_SETS]
+               + [_contradictions(n) for n in CONTRADICTION_SETS] + [_extraction(n) for n in EXTRACTION_SETS]
+               + [_answers(n) for n in ANSWER_SETS])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
-from graphwiki_assets.core.llm.offline import answer, conflicts, extraction, judge, routing
+from graphwiki_assets.core.llm.offline import answer, conflicts, extraction, judge, routing, support
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.llm.requests import (
     ConceptSummary,
@@ -47,6 +47,7 @@ _RULES: dict[str, Callable[[Any], Any]] = {
     "summarize": _summarize_each,
     "route": routing.route,
     "answer": answer.answer,
+    "support": support.support,
 }
 
 
