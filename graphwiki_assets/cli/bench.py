@@ -5,6 +5,8 @@
   and HotpotQA. Exits 1 when any metric regressed below evals/baselines.json.
 - ``graphwiki bench ingest [--corpus F]``: ingest a corpus into the eval graph and measure
   time, memory, LLM calls and tokens per passage by task, and the time per stage.
+- ``graphwiki bench generate --concepts N`` and ``graphwiki bench query``: generated graphs
+  and query latency (``bench_query.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from graphwiki_assets.cli.output import add_common
+from graphwiki_assets.cli import bench_query
+from graphwiki_assets.cli.output import add_common, at_least
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,19 +29,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     kinds = parser.add_subparsers(dest="bench_command")
     ingest = add_common(kinds.add_parser("ingest", help="ingest a corpus into the eval graph and measure it"))
     ingest.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
-    ingest.add_argument("--limit", type=_positive, help="only the first N passages")
-    ingest.add_argument("--batch", type=_positive, help="sources per batch (default GRAPHWIKI_INGEST_BATCH or 32)")
+    ingest.add_argument("--limit", type=at_least(1), help="only the first N passages")
+    ingest.add_argument("--batch", type=at_least(1), help="sources per batch (default GRAPHWIKI_INGEST_BATCH or 32)")
     ingest.add_argument("--llm-latency", type=float, metavar="SECONDS",
                         help="use the OpenAI backend against the rules served over HTTP with this latency per call")
     ingest.add_argument("--no-rerun", action="store_true", help="skip the second, unchanged ingest")
     ingest.set_defaults(handler=run_ingest)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+    bench_query.register(kinds, add_common)
 
 
 def run_ingest(args: argparse.Namespace) -> int:

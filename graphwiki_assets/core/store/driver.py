@@ -18,6 +18,18 @@ from graphwiki_assets.core.settings import Neo4jSettings
 T = TypeVar("T")
 
 
+class Vector(list):
+    """A list parameter (an embedding) whose repr is short.
+
+    The Bolt driver formats every statement's parameters for its debug log before it looks
+    at the log level (neo4j 6.4, ``Bolt5x0.run``); for a batch of embeddings the formatting
+    costs several times what sending them does. The driver packs a list subclass as a list.
+    """
+
+    def __repr__(self) -> str:
+        return f"<vector of {len(self)}>"
+
+
 class GraphUnavailable(RuntimeError):
     """Neo4j cannot be reached; the message says where and how to start it."""
 
