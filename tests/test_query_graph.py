@@ -208,14 +208,20 @@ def seed_graph(store, embedder):
     return store
 
 
-def test_fixture_follows_the_schema(store, embedder):
-    build_seed_graph(store, embedder)
+def assert_schema(store) -> None:
+    """What schema.py promises of any graph: provenance, claims about concepts, known statuses,
+    type a property (never a label)."""
     assert store.query("MATCH (n) WHERE (n:Concept OR n:Claim) AND NOT (n)-[:DERIVED_FROM]->(:Source) "
                        "RETURN count(n) AS n")[0]["n"] == 0
     assert store.query("MATCH (c:Claim) WHERE NOT (c)-[:RELATES_TO {kind: 'about'}]->(:Concept) "
                        "RETURN count(c) AS n")[0]["n"] == 0
     statuses = {r["s"] for r in store.query("MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN DISTINCT n.status AS s")}
     assert statuses <= set(STATUSES)
+    assert store.query("MATCH (c:Concept) WHERE c.type IS NULL OR size(labels(c)) > 1 RETURN count(c) AS n")[0]["n"] == 0
+
+
+def test_fixture_follows_the_schema(store, embedder):
+    build_seed_graph(store, embedder)
+    assert_schema(store)
     disputes = store.query("MATCH (a:Claim)-[:CONTRADICTS]->(b:Claim) RETURN a.status AS a, b.status AS b")
     assert disputes == [{"a": "disputed", "b": "disputed"}]
-    assert store.query("MATCH (c:Concept) WHERE c.type IS NULL OR size(labels(c)) > 1 RETURN count(c) AS n")[0]["n"] == 0

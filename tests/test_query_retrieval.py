@@ -6,14 +6,16 @@ import pytest
 
 from graphwiki_assets.core.query import cypher, flat_sources, refresh_projection, retrieve_sources
 from graphwiki_assets.core.query.ppr import node_ids, rank_related
-from graphwiki_assets.core.query.projection import PROJECTION, ensure_projection, projection_status
+from graphwiki_assets.core.query.projection import current_projection, ensure_projection, projection_status
 from graphwiki_assets.core.query.retrieval import RetrievalConfig, concept_seeds, seed_groups
 from tests.test_query_graph import CONCEPTS, seed_graph  # noqa: F401 (fixture)
 
 
 @pytest.mark.parametrize("seed", ["c-cypher", "c-docker", "c-gds"])
 def test_ppr_ranks_directly_connected_concepts_above_indirect_ones(seed_graph, seed):
-    scores = dict(rank_related(seed_graph, [seed], k=len(CONCEPTS), damping=0.5))
+    ranked, newer = rank_related(seed_graph, [seed], k=len(CONCEPTS), damping=0.5)
+    scores = dict(ranked)
+    assert newer == []
     direct = {r["id"] for r in seed_graph.query(
         "MATCH (:Concept {id: $id})-[:RELATES_TO|PART_OF]-(n:Concept) RETURN DISTINCT n.id AS id", id=seed)}
     indirect = set(scores) - direct
@@ -24,17 +26,18 @@ def test_ppr_ranks_directly_connected_concepts_above_indirect_ones(seed_graph, s
 def test_weighted_seeds_equal_the_weighted_sum_of_single_seed_runs(seed_graph):
     """GDS weighs sourceNodes equally; PPR is linear, so weighted groups are summed runs."""
     ids = node_ids(seed_graph, ["c-gql", "c-kubernetes"])
+    projection = current_projection(seed_graph)["name"]
     groups = seed_groups({ids["c-gql"]: 1.0, ids["c-kubernetes"]: 0.25}, ratio=2.0)
     assert [g["weight"] for g in groups] == [1.0, 0.25]
     combined = {r["id"]: r["score"] for r in seed_graph.query(
-        cypher.WEIGHTED_PPR_SOURCES, graph=PROJECTION, groups=groups, damping=0.5, iterations=40, k=50, concurrency=1)}
+        cypher.WEIGHTED_PPR_SOURCES, graph=projection, groups=groups, damping=0.5, iterations=40, k=50, concurrency=1)}
     single = {}
     for cid, weight in (("c-gql", 1.0), ("c-kubernetes", 0.25)):
         for r in seed_graph.query(
                 "CALL gds.pageRank.stream($g, {sourceNodes: [$n], dampingFactor: 0.5, maxIterations: 40, "
                 "relationshipWeightProperty: 'weight'}) YIELD nodeId, score "
                 "WITH gds.util.asNode(nodeId) AS n, score WHERE n:Source RETURN n.id AS id, score",
-                g=PROJECTION, n=ids[cid]):
+                g=projection, n=ids[cid]):
             single[r["id"]] = single.get(r["id"], 0.0) + weight * r["score"]
     assert combined.keys() == {s for s, v in single.items() if v > 0} - {"src-neo4j-old"}
     for sid, score in combined.items():
@@ -80,13 +83,47 @@ def test_the_projection_is_kept_not_rebuilt_per_query_and_refreshed_after_change
     assert status.nodes == seed_graph.query(
         "MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN count(n) AS n")[0]["n"]
     retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3, method="ppr")
-    assert ensure_projection(seed_graph).refreshed is False  # queries only stream from it
+    assert ensure_projection(seed_graph)["name"] == status.name  # queries only stream from it
     seed_graph.query("CREATE (:Concept {id: 'c-new', name: 'New', type: 'Concept', status: 'current'})")
     assert projection_status(seed_graph).stale
-    assert ensure_projection(seed_graph).refreshed  # an ingest since the last refresh: rebuilt once
-    seed_graph.query("CALL gds.graph.drop($g) YIELD graphName RETURN graphName", g=PROJECTION)
-    assert rank_related(seed_graph, ["c-cypher"], k=2, damping=0.5)  # missing (a restart): built again
-    assert refresh_projection(seed_graph).nodes == status.nodes + 1
+    retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3, method="ppr")
+    assert current_projection(seed_graph)["name"] == status.name  # a moved graph is not rebuilt by a query
+    fresh = refresh_projection(seed_graph)
+    assert fresh.refreshed and not fresh.stale and fresh.nodes == status.nodes + 1 and fresh.name != status.name
+    builds = seed_graph.query("CALL gds.graph.list() YIELD graphName RETURN collect(graphName) AS names")[0]["names"]
+    assert builds == [fresh.name]  # the older build is dropped once the new one is complete
+    seed_graph.query("CALL gds.graph.drop($g) YIELD graphName RETURN graphName", g=fresh.name)
+    assert rank_related(seed_graph, ["c-cypher"], k=2, damping=0.5)[0]  # missing (a restart): built once
+
+
+def test_seeds_written_after_the_last_refresh_are_left_out_not_an_error(seed_graph, embedder):
+    seed_graph.query("""
+        MATCH (g:Concept {id: 'c-gql'})
+        CREATE (n:Concept {id: 'c-newer', name: 'Newer', type: 'Concept', status: 'current'})-[:RELATES_TO
+               {kind: 'association', weight: 1}]->(g)""")
+    ranked, newer = rank_related(seed_graph, ["c-newer", "c-cypher"], k=3, damping=0.5)
+    assert newer == ["c-newer"] and ranked  # c-cypher still ranks
+    ranked, newer = rank_related(seed_graph, ["c-newer"], k=3, damping=0.5)
+    assert (ranked, newer) == ([], ["c-newer"])
+    assert retrieve_sources(seed_graph, embedder, "Newer and GQL", k=3, method="ppr")
+
+
+def test_a_refresh_never_pulls_the_projection_from_under_a_query(seed_graph):
+    """A query holding a build that a refresh has dropped asks again, on the newer build."""
+    from graphwiki_assets.core.query.projection import with_projection
+
+    old = current_projection(seed_graph)["name"]
+    calls = []
+
+    def work(projection):
+        calls.append(projection["name"])
+        if len(calls) == 1:
+            refresh_projection(seed_graph)  # a writer refreshes between the lookup and the stream
+        return seed_graph.query("CALL gds.pageRank.stream($g, {maxIterations: 2}) YIELD nodeId RETURN count(*) AS n",
+                                g=projection["name"])[0]["n"]
+
+    assert with_projection(seed_graph, work) > 0
+    assert calls[0] == old and calls[1] != old
 
 
 # An invented corpus (no world knowledge can help): the waterfall's passage never names the

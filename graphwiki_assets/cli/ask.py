@@ -4,27 +4,30 @@ from __future__ import annotations
 
 import argparse
 
-from graphwiki_assets.cli.output import add_common, emit
+from graphwiki_assets.cli.output import add_common, at_least, emit, question
 from graphwiki_assets.cli.services import open_services
 from graphwiki_assets.core.query.models import SHAPES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("ask", help="answer a question from the graph, with citations"))
-    parser.add_argument("question", help="the question, in quotes")
-    parser.add_argument("--hops", type=int, default=2, help="traversal depth of 'what is X' (default 2)")
-    parser.add_argument("--k", type=int, default=8, help="ranked results for related/shaped-like/topic (default 8)")
+    parser.add_argument("question", type=question, help="the question, in quotes")
+    parser.add_argument("--hops", type=at_least(0), default=2, help="traversal depth of 'what is X' (default 2)")
+    parser.add_argument("--k", type=at_least(1), default=8,
+                        help="ranked results for related/shaped-like/topic (default 8)")
     parser.add_argument("--shape", choices=SHAPES, help="skip the router and use this shape")
-    parser.add_argument("--refresh", action="store_true", help="refresh the GDS projection first")
+    parser.add_argument("--refresh", action="store_true",
+                        help="refresh what questions read besides the graph first (GDS projection, shape signatures)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from graphwiki_assets.core.query import ask, refresh_projection
+    from graphwiki_assets.core.query import ask
+    from graphwiki_assets.core.query.upkeep import refresh_query_state
 
     with open_services() as (settings, store, embedder, llm):
         if args.refresh:
-            refresh_projection(store)
+            refresh_query_state(store)
         answer = ask(store, embedder, llm, args.question, hops=args.hops, k=args.k, shape=args.shape,
                      sources_dirs=[settings.sources_dir])
     emit(args, answer.as_dict(), answer.text())

@@ -8,6 +8,8 @@
   time, memory, LLM calls and tokens per passage by task, and the time per stage.
 - ``graphwiki bench backfill [--limit 200]``: the same files through ``graphwiki ingest`` and
   through a Dagster backfill run by a real webserver and daemon; the two times and their ratio.
+- ``graphwiki bench generate --concepts N`` and ``graphwiki bench query``: generated graphs
+  and query latency (``bench_query.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from graphwiki_assets.cli.output import add_common
+from graphwiki_assets.cli import bench_query
+from graphwiki_assets.cli.output import add_common, at_least
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,8 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     kinds = parser.add_subparsers(dest="bench_command")
     ingest = add_common(kinds.add_parser("ingest", help="ingest a corpus into the eval graph and measure it"))
     ingest.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
-    ingest.add_argument("--limit", type=_positive, help="only the first N passages")
-    ingest.add_argument("--batch", type=_positive, help="sources per batch (default GRAPHWIKI_INGEST_BATCH or 32)")
+    ingest.add_argument("--limit", type=at_least(1), help="only the first N passages")
+    ingest.add_argument("--batch", type=at_least(1), help="sources per batch (default GRAPHWIKI_INGEST_BATCH or 32)")
     ingest.add_argument("--llm-latency", type=float, metavar="SECONDS",
                         help="use the OpenAI backend against the rules served over HTTP with this latency per call")
     ingest.add_argument("--no-rerun", action="store_true", help="skip the second, unchanged ingest")
@@ -38,15 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     backfill = add_common(kinds.add_parser(
         "backfill", help="the same files through `graphwiki ingest` and through a Dagster backfill (webserver + daemon)"))
     backfill.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
-    backfill.add_argument("--limit", type=_positive, default=200, help="files to ingest (default 200)")
+    backfill.add_argument("--limit", type=at_least(1), default=200, help="files to ingest (default 200)")
     backfill.set_defaults(handler=run_backfill)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+    bench_query.register(kinds, add_common)
 
 
 def run_backfill(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import Any
 
 
@@ -18,3 +19,26 @@ def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:
         print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     else:
         print(text)
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse type for a whole number >= ``low``; argparse prints the refusal with the option."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    parse.__name__ = f"whole number >= {low}"
+    return parse
+
+
+def question(text: str) -> str:
+    """An argparse type for a question: refuse an empty one before anything is loaded."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError('the question is empty: ask about something, e.g. "What is Neo4j?"')
+    return text

@@ -37,6 +37,7 @@ from graphwiki_assets.core.ingest.summaries import SummaryConfig, SummaryRun, re
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient, LLMError
+from graphwiki_assets.core.query.upkeep import refresh_after_batch
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
@@ -286,6 +287,7 @@ def ingest_documents(ingestor: Ingestor, documents: Iterable[SourceDocument | So
                 if progress:
                     progress(result)
             report.batches += 1
+            refresh_after_batch(ingestor.store, last=pending is None, log=ingestor.log)
     summary = ingestor.summaries()
     report.summaries, report.summary_failures = summary.refreshed, summary.failed_calls
     used = ingestor.llm.usage.snapshot() - before

@@ -194,21 +194,86 @@ WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
 WITH x, m, coalesce(r.kind, CASE WHEN startNode(r) = x THEN 'part_of>' ELSE 'part_of<' END)
            + ':' + coalesce(m.type, 'Concept') AS entry
 WITH x, entry, collect(DISTINCT m.id) AS members
-RETURN x.type AS type, collect({entry: entry, members: members}) AS signature
+RETURN x.type AS type, x.shape_at IS NOT NULL AS stored, collect({entry: entry, members: members}) AS signature
 """
 
-# Candidates: concepts (of X's type unless $any_type) with at least one entry of X's.
-SHAPED_LIKE = """
-MATCH (x:Concept {id: $id})
-MATCH (y:Concept)-[r:RELATES_TO|PART_OF]-(m:Concept)
-WHERE y <> x AND m <> x AND y.status <> 'superseded' AND m.status <> 'superseded'
-  AND ($any_type OR y.type = x.type) AND coalesce(r.kind, '') <> 'not_same_as'
-WITH y, m, coalesce(r.kind, CASE WHEN startNode(r) = y THEN 'part_of>' ELSE 'part_of<' END)
-           + ':' + coalesce(m.type, 'Concept') AS entry
-WITH y, entry, collect(DISTINCT m.id) AS members
-WITH y, collect({entry: entry, members: members}) AS signature
-WHERE any(s IN signature WHERE s.entry IN $entries)
-RETURN y.id AS id, signature
+# Stored signatures (see signatures.py): the same entries as SIGNATURE_OF, counted.
+SIGNATURES_READ = """
+UNWIND $ids AS id
+MATCH (c:Concept {id: id})
+CALL (c) {
+  OPTIONAL MATCH (c)-[r:RELATES_TO|PART_OF]-(m:Concept)
+  WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
+  WITH m, coalesce(r.kind, CASE WHEN startNode(r) = c THEN 'part_of>' ELSE 'part_of<' END)
+          + ':' + coalesce(m.type, 'Concept') AS entry
+  WITH entry, count(DISTINCT m) AS n
+  WHERE n > 0
+  RETURN collect({entry: entry, n: n}) AS entries
+}
+RETURN c.id AS id, coalesce(c.type, 'Concept') AS type, coalesce(c.status, 'current') AS status,
+       coalesce(c.type, 'Concept') + '|' + coalesce(c.status, 'current') AS state,
+       COUNT { (c)-[:RELATES_TO|PART_OF]-() } AS degree, entries
+"""
+
+# Written only if the concept still has the edges and type it was read with.
+SIGNATURES_WRITE = """
+UNWIND $rows AS row
+MATCH (c:Concept {id: row.id})
+WHERE COUNT { (c)-[:RELATES_TO|PART_OF]-() } = row.degree
+  AND coalesce(c.type, 'Concept') + '|' + coalesce(c.status, 'current') = row.state
+SET c.shape_entries = row.entries, c.shape_counts = row.counts, c.shape_tokens = row.tokens,
+    c.shape_degree = row.degree, c.shape_state = row.state, c.shape_at = datetime()
+RETURN count(c) AS written
+"""
+
+# Missing or out of date: its edges or its type/status changed since ("moved": the type or
+# status its neighbours' entries name). A summary or alias update changes neither.
+SIGNATURES_STALE = """
+MATCH (c:Concept)
+WITH c, coalesce(c.type, 'Concept') + '|' + coalesce(c.status, 'current') AS state,
+     COUNT { (c)-[:RELATES_TO|PART_OF]-() } AS degree
+WHERE c.shape_at IS NULL OR c.shape_degree <> degree OR c.shape_state <> state
+RETURN c.id AS id, c.shape_state IS NOT NULL AND c.shape_state <> state AS moved
+"""
+
+# Whether any concept has a stored signature (stops at the first).
+ANY_SIGNATURE = """
+OPTIONAL MATCH (c:Concept) WHERE c.shape_at IS NOT NULL
+WITH c LIMIT 1
+RETURN c IS NOT NULL AS stored
+"""
+
+# Candidates sharing X's entries, from the full-text index over the stored tokens.
+SHAPE_CANDIDATES = """
+CALL db.index.fulltext.queryNodes('concept_shapes', $tokens, {limit: $pool}) YIELD node, score
+WHERE node.id <> $id AND node.status <> 'superseded'
+RETURN node.id AS id, node.shape_entries AS entries, node.shape_counts AS counts, score
+"""
+
+# Neighbours each candidate has in common with X (ties of the shape score).
+SHARED_NEIGHBOURS = """
+UNWIND $ids AS id
+MATCH (y:Concept {id: id})
+RETURN y.id AS id, COUNT {
+  MATCH (y)-[r:RELATES_TO|PART_OF]-(m:Concept)
+  WHERE m.id IN $neighbours AND coalesce(r.kind, '') <> 'not_same_as'
+} AS shared
+"""
+
+# The neighbours realising each shared entry of a match, a few per entry (the evidence).
+SHAPE_WITNESSES = """
+UNWIND $matches AS t
+MATCH (y:Concept {id: t.id})
+CALL (y, t) {
+  MATCH (y)-[r:RELATES_TO|PART_OF]-(m:Concept)
+  WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
+  WITH m, coalesce(r.kind, CASE WHEN startNode(r) = y THEN 'part_of>' ELSE 'part_of<' END)
+          + ':' + coalesce(m.type, 'Concept') AS entry
+  WHERE entry IN t.entries
+  WITH entry, m ORDER BY m.id
+  RETURN entry, collect(DISTINCT m.id)[..$per_entry] AS members
+}
+RETURN y.id AS id, entry, members
 """
 
 # -- comparison of two entities --------------------------------------------------------
@@ -302,10 +367,14 @@ RETURN count(s) AS sources, coalesce(sum(size(s.text)), 0) AS characters
 
 # -- the named GDS projection ---------------------------------------------------------
 
-PROJECTION_INFO = """
-CALL gds.graph.list($graph) YIELD graphName, nodeCount, relationshipCount, schema
+# Every build of a projection prefix, newest first (the caller keeps exact prefix matches).
+PROJECTIONS = """
+CALL gds.graph.list() YIELD graphName, nodeCount, relationshipCount, schema, creationTime
+WITH graphName, nodeCount, relationshipCount, schema, creationTime
+WHERE graphName STARTS WITH $prefix
 RETURN graphName AS name, nodeCount AS nodes, relationshipCount AS relationships,
-       keys(schema.relationships) AS types
+       keys(schema.relationships) AS types, creationTime AS created
+ORDER BY created DESC, name DESC
 """
 
 PROJECTION_DROP = """
@@ -314,11 +383,12 @@ RETURN graphName
 """
 
 # Concepts, claims and sources with the edges between them, all undirected (HippoRAG runs
-# PPR on an undirected graph); edges without a weight count once.
+# PPR on an undirected graph); edges without a weight count once. A stage-2 NOT_SAME verdict
+# is not a fact, so no walk follows it.
 PROJECTION_CREATE = """
 MATCH (n) WHERE n:Concept OR n:Claim OR n:Source
 OPTIONAL MATCH (n)-[r:RELATES_TO|DERIVED_FROM|PART_OF]->(m)
-WHERE m:Concept OR m:Claim OR m:Source
+WHERE (m:Concept OR m:Claim OR m:Source) AND coalesce(r.kind, '') <> 'not_same_as'
 WITH gds.graph.project($graph, n, m, {
   sourceNodeLabels: labels(n), targetNodeLabels: labels(m), relationshipType: type(r),
   relationshipProperties: {weight: toFloat(coalesce(r.weight, 1.0))}
@@ -332,7 +402,8 @@ CALL () { MATCH (n:Concept) RETURN count(n) AS concepts }
 CALL () { MATCH (n:Claim) RETURN count(n) AS claims }
 CALL () { MATCH (n:Source) RETURN count(n) AS sources }
 CALL () { MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS relates }
+CALL () { MATCH ()-[r:RELATES_TO {kind: 'not_same_as'}]->() RETURN count(r) AS verdicts }
 CALL () { MATCH ()-[r:DERIVED_FROM]->() RETURN count(r) AS derived }
 CALL () { MATCH ()-[r:PART_OF]->() RETURN count(r) AS parts }
-RETURN concepts + claims + sources AS nodes, 2 * (relates + derived + parts) AS relationships
+RETURN concepts + claims + sources AS nodes, 2 * (relates - verdicts + derived + parts) AS relationships
 """

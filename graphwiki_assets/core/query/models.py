@@ -28,6 +28,20 @@ class QueryOptions:
     damping: float = 0.5  # "related": half the walk restarts at X (as in HippoRAG), so it stays near X
     stale_days: int = 90  # a source not seen by a re-ingest for this long may be outdated
     provenance_floor: float = 0.55  # cosine a claim needs to be "the claim" asked about
+    shape_pool: int = 200  # "shaped like": candidates the signature index hands to exact scoring
+
+    def __post_init__(self) -> None:
+        """Refuse what no query can mean, with the option's name (the CLI prints this line)."""
+        at_least = {"hops": 0, "k": 1, "fanout": 1, "max_nodes": 1, "per_concept": 0, "max_facts": 1,
+                    "stale_days": 0, "shape_pool": 1}
+        for name, low in at_least.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be a whole number of at least {low}, not {value!r}")
+        if not 0 < self.damping < 1:
+            raise ValueError(f"damping must lie strictly between 0 and 1, not {self.damping!r}")
+        if not -1 <= self.provenance_floor <= 1:
+            raise ValueError(f"provenance_floor is a cosine, between -1 and 1, not {self.provenance_floor!r}")
 
 
 def cosine(index_score: float) -> float:
@@ -181,9 +195,18 @@ class Answer:
     history: list[str] = field(default_factory=list)
     sources: list[dict] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    # where the time went: linking (routing, entity linking, embedding the question),
+    # retrieval (the technique's Cypher/GDS and loading the subgraph), synthesis (the rest)
+    timings_ms: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def timed(self, laps) -> "Answer":
+        """Close the last phase (synthesis) and set the phases and the total."""
+        laps.lap("synthesis")
+        self.timings_ms, self.latency_ms = dict(laps.ms), laps.total()
+        return self
 
     def text(self) -> str:
         """The answer for a terminal: what was chosen and why, then the cited sentences."""

@@ -2,17 +2,32 @@
 
 The stream runs on the named projection (never projected per query), filtered to Concept
 nodes and their RELATES_TO / PART_OF edges, weighted by how many claims state an edge.
+A node written after the projection's last refresh is not in it: GDS refuses a run whose
+seeds it does not hold, so such seeds are left out (``without_absent``) and the answer says
+so, instead of the question failing while an ingest runs beside it.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from typing import TypeVar
+
+from neo4j.exceptions import ClientError
+
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
-from graphwiki_assets.core.query.projection import PROJECTION, ensure_projection
+from graphwiki_assets.core.query.projection import with_projection
 from graphwiki_assets.core.query.subgraph import claims_linking
 from graphwiki_assets.core.store.driver import GraphStore
 
 CONCEPT_EDGES = ("RELATES_TO", "PART_OF")
+# GDS 2.13's words, with or without a label filter:
+#   "sourceNodes nodes do not exist in the in-memory graph: [12]"
+#   "sourceNodes nodes do not exist in the in-memory graph for the labels ['Concept']: [12, 13]"
+_ABSENT = re.compile(r"sourceNodes nodes do not exist in the in-memory graph(?: for the labels \[[^\]]*\])?: "
+                     r"\[([\d,\s]*)\]")
+T = TypeVar("T")
 
 
 def node_ids(store: GraphStore, ids: list[str]) -> dict[str, int]:
@@ -20,26 +35,61 @@ def node_ids(store: GraphStore, ids: list[str]) -> dict[str, int]:
     return {r["id"]: r["node_id"] for r in store.query(cypher.NODE_IDS, ids=ids)} if ids else {}
 
 
-def rank_related(store: GraphStore, seeds: list[str], k: int, damping: float) -> list[tuple[str, float]]:
-    status = ensure_projection(store)
-    graph_ids = list(node_ids(store, seeds).values())
-    types = [t for t in CONCEPT_EDGES if t in status.types]
-    if not graph_ids or not types:
-        return []
-    rows = store.query(cypher.RELATED_PPR, graph=PROJECTION, seeds=graph_ids, types=types, damping=damping,
-                       limit=2 * k + 10)
-    return [(r["id"], r["score"]) for r in rows][:k]
+def absent_seeds(exc: Exception) -> set[int]:
+    """The seeds GDS says its in-memory graph does not hold (none: another error)."""
+    found = _ABSENT.search(str(exc)) if isinstance(exc, ClientError) else None
+    return {int(n) for n in found.group(1).replace(",", " ").split()} if found else set()
+
+
+def without_absent(run: Callable[[set[int]], T], seeds: int) -> tuple[T, set[int]]:
+    """``run(excluded)`` again without the seeds GDS reported absent, until it succeeds."""
+    excluded: set[int] = set()
+    for _ in range(seeds + 1):
+        try:
+            return run(excluded), excluded
+        except ClientError as exc:
+            absent = absent_seeds(exc) - excluded
+            if not absent:
+                raise
+            excluded |= absent
+    raise AssertionError("every seed was reported absent and the run still failed")
+
+
+def rank_related(store: GraphStore, seeds: list[str], k: int,
+                 damping: float) -> tuple[list[tuple[str, float]], list[str]]:
+    """The top k concepts by PPR from ``seeds``, and the seeds the projection does not hold yet."""
+    graph_ids = node_ids(store, seeds)
+
+    def on(projection: dict) -> tuple[list[dict], set[int]]:
+        types = [t for t in CONCEPT_EDGES if t in projection["types"]]
+
+        def run(excluded: set[int]) -> list[dict]:
+            kept = [g for g in graph_ids.values() if g not in excluded]
+            if not kept or not types:
+                return []
+            return store.query(cypher.RELATED_PPR, graph=projection["name"], seeds=kept, types=types,
+                               damping=damping, limit=2 * k + 10)
+
+        return without_absent(run, len(graph_ids))
+
+    rows, excluded = with_projection(store, on)
+    newer = [cid for cid, g in graph_ids.items() if g in excluded]
+    return [(r["id"], r["score"]) for r in rows][:k], newer
 
 
 def related(store: GraphStore, question: list[float], seeds: list[str], opts: QueryOptions) -> Retrieval:
-    ranked = rank_related(store, seeds, opts.k, opts.damping)
+    ranked, newer = rank_related(store, seeds, opts.k, opts.damping)
     ids = [cid for cid, _ in ranked]
     evidence = claims_linking(store, question, [(s, cid) for cid in ids for s in seeds], per_pair=1)
+    empty = "the entity has no related concepts in the graph"
+    if newer and not ids:
+        empty = ("the entity was written after the PageRank projection was last refreshed; it is ranked once "
+                 "the refresh after this ingest is done (or run `graphwiki ask --refresh`)")
     return Retrieval(
         technique="personalized pagerank (GDS)", concepts=list(seeds) + ids,
         claims=[r["id"] for r in evidence], summaries=ids,
-        details={"seeds": seeds, "damping": opts.damping,
+        details={"seeds": seeds, "damping": opts.damping, "not_in_projection": newer,
                  "ranking": [{"id": cid, "score": round(score, 6)} for cid, score in ranked]},
         explanation=f"top {len(ids)} concept(s) by PageRank personalised at the entity (damping {opts.damping})",
-        empty_reason="" if ids else "the entity has no related concepts in the graph",
+        empty_reason="" if ids else empty,
     )

@@ -1,23 +1,39 @@
-"""The one named GDS projection every PageRank query streams from.
+"""The named GDS projection every PageRank query streams from.
 
 Projecting takes seconds on a large graph and a query should take milliseconds, so the
-projection is built once and refreshed after ingest (the ``graph_projection`` asset, or
-``refresh_projection`` from Python); queries only call ``gds.pageRank.stream`` on it.
-It lives in server memory, so after a restart ``ensure_projection`` builds it again, and
-when the graph's counts no longer match it (an ingest since the last refresh) it is
-rebuilt once rather than silently answering from an old graph.
+projection is built after ingest (``refresh_projection``: the ``graph_projection`` asset,
+the ingest pipeline after its batches, ``graphwiki ask --refresh``) and queries only
+stream from it. It lives in server memory, so after a restart the first query that needs
+it builds it once (``ensure_projection``); a query never rebuilds it because the graph
+moved on: it answers from the last refresh (``stale`` says so), and nodes written since
+are not in it (``ppr.stream_seeds`` leaves such seeds out rather than failing).
+
+Refreshing must not pull the projection from under a running query, so every build gets
+its own name (``graphwiki-query@<ns>``): the new one is complete before the older ones
+are dropped, and queries take the newest. A query that still holds a dropped name is told the graph
+is missing and asks again (``with_projection``). Builds racing each
+other (askers of two processes after a restart, two writers) each make their own, and
+each build's clean-up keeps only the newest.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import TypeVar
 
 from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.store.driver import GraphStore
 
-PROJECTION = "graphwiki-query"
+PROJECTION = "graphwiki-query"  # the prefix of every build's name
+_SEPARATOR = "@"
+# One build at a time per process: eight askers after a restart wait for one projection.
+_BUILDING = threading.Lock()
+T = TypeVar("T")
 
 
 @dataclass
@@ -30,6 +46,7 @@ class ProjectionStatus:
     graph_relationships: int = 0
     types: list[str] = field(default_factory=list)  # relationship types present (GDS rejects absent ones)
     refreshed: bool = False
+    seconds: float = 0.0  # how long the build took, when this call built it
 
     @property
     def stale(self) -> bool:
@@ -39,40 +56,80 @@ class ProjectionStatus:
         return {**asdict(self), "stale": self.stale}
 
 
-def projection_status(store: GraphStore, name: str = PROJECTION) -> ProjectionStatus:
+def missing_graph(exc: Exception) -> bool:
+    """GDS's words for a projection that is not (or no longer) in the catalog
+    (GraphNotFoundException: "Graph with name `x` does not exist on database `neo4j`")."""
+    text = str(exc)
+    return isinstance(exc, ClientError) and ("GraphNotFoundException" in text
+                                             or ("Graph with name" in text and "does not exist" in text))
+
+
+def _builds(store: GraphStore, prefix: str) -> list[dict]:
+    """This prefix's builds, newest first."""
+    return [r for r in store.query(cypher.PROJECTIONS, prefix=prefix)
+            if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)]
+
+
+def current_projection(store: GraphStore, prefix: str = PROJECTION) -> dict | None:
+    """The newest build (name, nodes, relationships, types), or None."""
+    builds = _builds(store, prefix)
+    return builds[0] if builds else None
+
+
+def projection_status(store: GraphStore, prefix: str = PROJECTION) -> ProjectionStatus:
+    """The newest build against what the graph holds now (``stale`` when they differ)."""
     expected = store.query(cypher.PROJECTABLE_COUNTS)[0]
-    found = store.query(cypher.PROJECTION_INFO, graph=name)
-    status = ProjectionStatus(name=name, exists=bool(found), graph_nodes=expected["nodes"],
-                              graph_relationships=expected["relationships"])
+    found = current_projection(store, prefix)
+    status = ProjectionStatus(name=found["name"] if found else prefix, exists=bool(found),
+                              graph_nodes=expected["nodes"], graph_relationships=expected["relationships"])
     if found:
-        status.nodes, status.relationships = found[0]["nodes"], found[0]["relationships"]
-        status.types = sorted(found[0]["types"])
+        status.nodes, status.relationships, status.types = found["nodes"], found["relationships"], sorted(found["types"])
     return status
 
 
-def refresh_projection(store: GraphStore, name: str = PROJECTION) -> ProjectionStatus:
-    """Drop and project again: call after ingest (cheap to call when nothing changed)."""
-    store.query(cypher.PROJECTION_DROP, graph=name)
-    return _project(store, name)
-
-
-def ensure_projection(store: GraphStore, name: str = PROJECTION, refresh_stale: bool = True) -> ProjectionStatus:
-    """The projection, built if missing and (by default) rebuilt if the graph moved on."""
-    status = projection_status(store, name)
-    if not status.exists:
-        return _project(store, name)
-    if refresh_stale and status.stale:
-        return refresh_projection(store, name)
-    return status
-
-
-def _project(store: GraphStore, name: str) -> ProjectionStatus:
+def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> ProjectionStatus:
+    """Build a new projection, then drop all but the newest build: call after ingest."""
+    started = time.monotonic()
+    name = f"{prefix}{_SEPARATOR}{time.time_ns()}"
     try:
         store.query(cypher.PROJECTION_CREATE, graph=name)
     except ClientError as exc:
-        # Another query projected it between our check and now: theirs is as good.
-        if "already exists" not in str(exc):
+        # Only a racing build of the very same name could collide; GDS words it two ways.
+        if "already exists" not in str(exc) and "already loaded" not in str(exc):
             raise
-    status = projection_status(store, name)
-    status.refreshed = True
+    # Keep the newest build only (ours, or a racing one that started later): a query
+    # that still holds a dropped one asks again.
+    for build in _builds(store, prefix)[1:]:
+        store.query(cypher.PROJECTION_DROP, graph=build["name"])
+    status = projection_status(store, prefix)
+    status.refreshed, status.seconds = True, round(time.monotonic() - started, 3)
     return status
+
+
+def ensure_projection(store: GraphStore, prefix: str = PROJECTION) -> dict:
+    """The newest build, made now only if there is none (a restart, a fresh graph)."""
+    found = current_projection(store, prefix)
+    if found is not None:
+        return found
+    with _BUILDING:
+        found = current_projection(store, prefix)  # another thread built it while we waited
+        if found is None:
+            refresh_projection(store, prefix)
+            found = current_projection(store, prefix)
+    if found is None:
+        raise RuntimeError(f"the GDS projection {prefix!r} vanished right after it was built; "
+                           "is another process dropping graphs from the GDS catalog?")
+    return found
+
+
+def with_projection(store: GraphStore, work: Callable[[dict], T], prefix: str = PROJECTION) -> T:
+    """``work(projection)`` on the newest build; once more on a newer one if a refresh
+    dropped it meanwhile."""
+    for attempt in range(3):
+        projection = ensure_projection(store, prefix)
+        try:
+            return work(projection)
+        except ClientError as exc:
+            if attempt == 2 or not missing_graph(exc):
+                raise
+    raise AssertionError("unreachable")

@@ -33,8 +33,8 @@ from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.linking import link_question
 from graphwiki_assets.core.query.models import cosine
-from graphwiki_assets.core.query.ppr import node_ids
-from graphwiki_assets.core.query.projection import PROJECTION, ensure_projection, refresh_projection
+from graphwiki_assets.core.query.ppr import node_ids, without_absent
+from graphwiki_assets.core.query.projection import refresh_projection, with_projection
 from graphwiki_assets.core.query.traversal import walk
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -64,7 +64,12 @@ class RetrievalConfig:
 
 def flat_sources(store: GraphStore, embedder: Embedder, question: str, k: int) -> list[tuple[str, float]]:
     """Top-k Sources by cosine of question and source embedding."""
-    rows = store.query(cypher.SOURCE_VECTOR, k=k, embedding=embedder.encode_one(question))
+    return flat_by_vector(store, embedder.encode_one(question), k)
+
+
+def flat_by_vector(store: GraphStore, vector: list[float], k: int) -> list[tuple[str, float]]:
+    """Top-k Sources by cosine to an embedded question (the vector-index query alone)."""
+    rows = store.query(cypher.SOURCE_VECTOR, k=k, embedding=vector)
     return [(r["id"], round(cosine(r["score"]), 6)) for r in rows]
 
 
@@ -150,19 +155,26 @@ def seed_groups(weights: dict[int, float], ratio: float, min_share: float = 0.0)
 
 def _personalized_pagerank(store: GraphStore, seeds: dict[str, float], dense: dict[str, float], k: int,
                            config: RetrievalConfig) -> list[tuple[str, float]]:
-    status = ensure_projection(store)
     ids = node_ids(store, list(seeds) + list(dense))
     weights = {ids[c]: w for c, w in seeds.items() if c in ids}
     for sid, score in dense.items():
         if sid in ids:
             weights[ids[sid]] = weights.get(ids[sid], 0.0) + score * config.passage_weight
-    groups = seed_groups(weights, config.weight_ratio, config.min_weight_share)
-    if not groups:
-        return []
-    rows = store.query(cypher.WEIGHTED_PPR_SOURCES, graph=PROJECTION, groups=groups, damping=config.damping,
-                       iterations=config.iterations, k=k,
-                       concurrency=1 if status.nodes < config.small_graph else 4)
-    return [(r["id"], r["score"]) for r in rows]
+
+    def on(projection: dict) -> list[dict]:
+        def run(excluded: set[int]) -> list[dict]:
+            # nodes written since the last refresh are not in the projection: leave them out
+            groups = seed_groups({n: w for n, w in weights.items() if n not in excluded},
+                                 config.weight_ratio, config.min_weight_share)
+            if not groups:
+                return []
+            return store.query(cypher.WEIGHTED_PPR_SOURCES, graph=projection["name"], groups=groups,
+                               damping=config.damping, iterations=config.iterations, k=k,
+                               concurrency=1 if projection["nodes"] < config.small_graph else 4)
+
+        return without_absent(run, len(weights))[0]
+
+    return [(r["id"], r["score"]) for r in with_projection(store, on)]
 
 
 def _traverse(store: GraphStore, vector: list[float], seeds: dict[str, float], dense: dict[str, float],

@@ -30,8 +30,11 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
         shape: str | None = None, entities: list[str] | None = None, type_filter: str | None = None,
         link_config: LinkConfig = LinkConfig(), sources_dirs: list[Path] | None = None, **opts) -> Answer:
     """Answer ``question`` from the graph. ``shape``/``entities`` skip the router when given;
-    other keyword options are ``QueryOptions`` fields (fanout, max_facts, stale_days, ...)."""
-    started = time.monotonic()
+    other keyword options are ``QueryOptions`` fields (fanout, max_facts, stale_days, ...).
+    An empty question or an option out of range raises ValueError before the graph is read."""
+    laps = Laps()
+    if not isinstance(question, str) or not question.strip():
+        raise ValueError("the question is empty: ask about something, e.g. \"What is Neo4j?\"")
     known = {f.name for f in fields(QueryOptions)}
     unknown = set(opts) - known
     if unknown:
@@ -40,12 +43,14 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
     route = choose_route(llm, question, shape, entities, type_filter)
     linking = _link(store, embedder, question, route, link_config)
     vector = embedder.encode_one(question)
+    laps.lap("linking")
 
     missing = _missing(route, linking)
     if missing is not None:
-        return _no_information(store, question, route, linking, missing, started)
+        return _no_information(store, question, route, linking, missing, laps)
     route, retrieval = _retrieve(store, embedder, question, vector, route, linking, options)
     sub = subgraph.load(store, retrieval, options.stale_days)
+    laps.lap("retrieval")
     facts = synthesis.build_facts(retrieval, sub, options.max_facts)
     if route.shape == "provenance":
         _verify_sources(retrieval, sub, facts, sources_dirs)
@@ -56,7 +61,23 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
     text = synthesis.compose(sentences, facts)
     if not sentences and retrieval.empty_reason:
         text = f"The graph has no information to answer this: {retrieval.empty_reason}."
-    return _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, started)
+    return _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, laps)
+
+
+class Laps:
+    """Milliseconds per phase of one question, in the order the phases ran."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.perf_counter()
+        self.ms: dict[str, float] = {}
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.ms[phase] = round(self.ms.get(phase, 0.0) + (now - self.last) * 1000, 2)
+        self.last = now
+
+    def total(self) -> float:
+        return round((time.perf_counter() - self.started) * 1000, 1)
 
 
 def _link(store: GraphStore, embedder: Embedder, question: str, route: Route, config: LinkConfig) -> Linking:
@@ -115,23 +136,20 @@ def _corpus_tokens(store: GraphStore) -> int:
     return synthesis.estimate_tokens(store.query(cypher.CORPUS_CHARACTERS)[0]["characters"])
 
 
-def _elapsed(started: float) -> float:
-    return round((time.monotonic() - started) * 1000, 1)
-
-
 def _entities(linking: Linking) -> list[dict]:
     return [{"mention": l.mention, "concept_id": l.concept_id, "name": l.name, "type": l.type,
              "match": l.match, "score": l.score} for l in linking.links]
 
 
 def _no_information(store: GraphStore, question: str, route: Route, linking: Linking, missing: list[str],
-                    started: float) -> Answer:
+                    laps: Laps) -> Answer:
     what = ", ".join(f"'{m}'" for m in missing) or "the entities of this question"
     text = f"The graph has no information on {what}."
     near = [{"mention": n.mention, "concept_id": n.concept_id, "name": n.name, "score": n.score} for n in linking.near]
     if near:
         text += " Near matches (confirm one and ask again): " + ", ".join(f"{n['name']} ({n['concept_id']})" for n in near) + "."
     mentioned = _unpromoted(store, missing)
+    laps.lap("retrieval")
     if mentioned:
         text += (f" The term occurs in {len(mentioned)} source(s) no concept covers yet: "
                  + ", ".join(f"{m['id']} ({m['title']})" for m in mentioned) + ".")
@@ -139,9 +157,9 @@ def _no_information(store: GraphStore, question: str, route: Route, linking: Lin
         question=question, shape=route.shape, technique=route.technique, reason=route.reason, backend=route.backend,
         entities=_entities(linking), answer=text, sentences=[], citations=[],
         flags=[f"no concept matches {what}"], retrieved={"concepts": [], "claims": [], "sources": []},
-        context_tokens=0, corpus_tokens=_corpus_tokens(store), latency_ms=_elapsed(started), found=False,
+        context_tokens=0, corpus_tokens=_corpus_tokens(store), latency_ms=0.0, found=False,
         near_matches=near, details={"unpromoted_sources": mentioned},
-    )
+    ).timed(laps)
 
 
 def _unpromoted(store: GraphStore, terms: list[str]) -> list[dict]:
@@ -157,7 +175,7 @@ def _unpromoted(store: GraphStore, terms: list[str]) -> list[dict]:
     return list(found.values())
 
 
-def _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, started) -> Answer:
+def _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, laps) -> Answer:
     citations = list(dict.fromkeys(s for sentence in sentences for s in sentence.source_ids))
     # provenance is about the sources themselves: all of them are shown, cited or not
     listed = citations + ([s for s in sub.sources if s not in citations] if route.shape == "provenance" else [])
@@ -173,5 +191,5 @@ def _answer(store, question, route, linking, retrieval, sub, facts, sentences, t
         flags=facts.flags_for([f for sentence in sentences for f in sentence.fact_ids]),
         retrieved={"concepts": list(sub.concepts), "claims": list(sub.claims), "sources": list(sub.sources)},
         context_tokens=synthesis.estimate_tokens(facts.characters()), corpus_tokens=_corpus_tokens(store),
-        latency_ms=_elapsed(started), found=True, history=facts.history, sources=sources, details=details,
-    )
+        latency_ms=0.0, found=True, history=facts.history, sources=sources, details=details,
+    ).timed(laps)

@@ -19,6 +19,18 @@ T = TypeVar("T")
 RATE_LIMITED = "Neo.ClientError.Security.AuthenticationRateLimit"
 
 
+class Vector(list):
+    """A list parameter (an embedding) whose repr is short.
+
+    The Bolt driver formats every statement's parameters for its debug log before it looks
+    at the log level (neo4j 6.4, ``Bolt5x0.run``); for a batch of embeddings the formatting
+    costs several times what sending them does. The driver packs a list subclass as a list.
+    """
+
+    def __repr__(self) -> str:
+        return f"<vector of {len(self)}>"
+
+
 class GraphUnavailable(RuntimeError):
     """Neo4j cannot be reached, refused the login, or went away; the message says what to do."""
 

@@ -7,6 +7,9 @@ Nodes
   (:Concept {id, name, aliases, keys, type, summary, embedding, status, needs_review,
              source_count, created_at, updated_at})
       type is a property, never a label; keys = normalised name + aliases for exact lookup.
+      Derived for queries, rewritten by the query upkeep after ingest, never a fact:
+      shape_entries, shape_counts, shape_tokens, shape_degree, shape_state, shape_at
+      (the stored neighbourhood signature "shaped like X" matches against).
   (:Claim   {id, text, embedding, status, needs_review, created_at, updated_at,
              decided_by, decided_at, decision_reason})
   (:Judgment {id, mention, mention_context, candidate_id, candidate_name, verdict, score,
@@ -54,6 +57,10 @@ INDEXES = [
     # exact-key lookups: a list property cannot use a range index, a full-text one can
     "CREATE FULLTEXT INDEX concept_keys IF NOT EXISTS FOR (n:Concept) ON EACH [n.keys]",
     "CREATE FULLTEXT INDEX source_text IF NOT EXISTS FOR (n:Source) ON EACH [n.title, n.text]",
+    # "shaped like X": stored neighbourhood signatures as hex tokens, kept whole by the
+    # whitespace analyser (see core/query/signatures.py)
+    "CREATE FULLTEXT INDEX concept_shapes IF NOT EXISTS FOR (n:Concept) ON EACH [n.shape_tokens] "
+    "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}",
 ]
 
 VECTOR_INDEXES = {

@@ -1,0 +1,61 @@
+"""Cypher of the evals and benchmarks that is not another concern's (every value a parameter).
+
+The generated graph is written with ingest's own statements; what is here is only what
+ingest never writes (PART_OF) and what the benchmarks read to draw questions and sizes.
+"""
+
+# -- the generated graph ------------------------------------------------------------------
+
+MERGE_PART_OF = """
+UNWIND $links AS l
+MATCH (a:Concept {id: l.part}), (b:Concept {id: l.whole})
+MERGE (a)-[r:PART_OF]->(b)
+ON CREATE SET r.created_at = datetime($now)
+"""
+
+SOURCES_PRESENT = """
+UNWIND $ids AS id
+MATCH (s:Source {id: id})
+RETURN s.id AS id
+"""
+
+# Anything that is not this seed's generated graph (leases are bookkeeping, not a graph).
+FOREIGN_NODES = """
+MATCH (n)
+WHERE NOT n:Lease AND NOT coalesce(n.id, '') STARTS WITH $prefix
+RETURN count(n) AS n
+"""
+
+AWAIT_INDEXES = "CALL db.awaitIndexes(600)"
+
+GRAPH_SIZE = """
+CALL () { MATCH (n:Concept) RETURN count(n) AS concepts }
+CALL () { MATCH (n:Claim) RETURN count(n) AS claims }
+CALL () { MATCH (n:Source) RETURN count(n) AS sources }
+CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships }
+CALL () { MATCH ()-[r:CONTRADICTS]->() RETURN count(r) AS contradictions }
+RETURN concepts, claims, sources, relationships, contradictions
+"""
+
+# -- drawing benchmark questions from the graph -----------------------------------------------
+
+SAMPLE_CONCEPTS = """
+MATCH (c:Concept)
+WHERE c.status <> 'superseded' AND COUNT { (c)--() } >= 2
+RETURN c.id AS id, c.name AS name ORDER BY c.id
+"""
+
+# Pairs two concept hops apart and not adjacent, so a path has an intermediate to explain.
+# Bounded per name ($via intermediates): a variable-length match from a hub would
+# enumerate millions of paths.
+CONNECTED_PAIRS = """
+UNWIND $ids AS id
+CALL (id) {
+  MATCH (a:Concept {id: id})-[:RELATES_TO|PART_OF]-(m:Concept)
+  WITH a, m LIMIT $via
+  MATCH (m)-[:RELATES_TO|PART_OF]-(b:Concept)
+  WHERE b <> a AND b.status <> 'superseded' AND NOT EXISTS { (a)-[:RELATES_TO|PART_OF]-(b) }
+  RETURN collect(DISTINCT b.name)[..3] AS others
+}
+RETURN id, others
+"""

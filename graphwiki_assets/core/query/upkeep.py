@@ -1,0 +1,58 @@
+"""What queries keep beside the graph, brought up to date after ingest writes.
+
+Two things are derived from the graph for fast questions: the stored neighbourhood
+signatures (``signatures.py``, incremental: only the concepts a batch touched) and the GDS
+projection (``projection.py``, rebuilt whole). The ingest pipeline calls
+``refresh_after_batch`` after each committed batch; the Dagster assets of the query group
+do the same after ``claim_links``. Signatures are refreshed every batch. Rebuilding the
+projection costs seconds on a large graph, so between the first and the last batch of a
+run it is rebuilt at most once per ``PROJECTION_INTERVAL_S``; the last batch always
+rebuilds it. Queries in between answer from the previous build (nodes newer than it are
+left out of PageRank, never an error).
+
+A failed refresh never fails the ingest that called it: the graph is committed, and the
+next refresh (or ``graphwiki ask --refresh``) catches up. The failure is logged.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from neo4j.exceptions import Neo4jError
+
+from graphwiki_assets.core.query.projection import ProjectionStatus, current_projection, refresh_projection
+from graphwiki_assets.core.query.signatures import refresh_signatures
+from graphwiki_assets.core.store.driver import GraphStore
+
+PROJECTION_INTERVAL_S = 60.0
+
+
+def refresh_query_state(store: GraphStore) -> dict:
+    """Signatures, then a new projection: everything a question reads besides the graph."""
+    signatures = refresh_signatures(store)
+    projection: ProjectionStatus = refresh_projection(store)
+    return {"signatures": signatures, "projection": projection.as_dict()}
+
+
+def _projection_age_s(store: GraphStore) -> float | None:
+    found = current_projection(store)
+    if found is None:
+        return None
+    return max(0.0, time.time() - found["created"].to_native().timestamp())
+
+
+def refresh_after_batch(store: GraphStore, last: bool = True, log: Callable[[str], None] = lambda msg: None) -> dict:
+    """After an ingest batch: signatures always; the projection on the last batch of a run,
+    or when the current one is older than PROJECTION_INTERVAL_S (or missing)."""
+    done: dict = {}
+    try:
+        done["signatures"] = refresh_signatures(store)
+        age = _projection_age_s(store)
+        if last or age is None or age > PROJECTION_INTERVAL_S:
+            done["projection"] = refresh_projection(store).as_dict()
+    except Neo4jError as exc:
+        log(f"query upkeep after the batch failed ({type(exc).__name__}: {exc}); queries answer from the "
+            "previous signatures and projection until the next refresh")
+        done["error"] = str(exc)
+    return done
