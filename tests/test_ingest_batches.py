@@ -4,7 +4,6 @@ failing fails alone."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
@@ -55,13 +54,11 @@ def test_independent_calls_run_side_by_side_within_the_bound(store, embedder, se
     paths = write_sources(tmp_path, NOTES)
     with RulesServer(latency=0.3) as server:
         llm = _served_llm(server, settings, concurrency=3)
-        started = time.monotonic()
         report = _ingest(store, embedder, llm, paths, pack_chars=1).as_dict()  # one call per note
-        seconds = time.monotonic() - started
     assert report["sources"]["new"] == 12 and report["backend"] == "openai:rules"
-    assert server.max_in_flight == 3  # twelve extraction calls, never more than three at once
+    # Twelve extraction calls: three were in flight at once (side by side), never more.
+    assert server.max_in_flight == 3
     assert report["llm_by_task"]["extract"]["calls"] == 12
-    assert seconds < 12 * 0.3  # serially the extraction alone would take 3.6 s
 
 
 def test_a_source_whose_extraction_keeps_failing_fails_alone(store, embedder, settings, tmp_path):

@@ -28,6 +28,7 @@ from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs, view
 from graphwiki_assets.core.ingest.keys import keys_for, name_key
 from graphwiki_assets.core.ingest.models import Candidates, ConceptAction, JudgmentRecord, Mention, ResolutionPlan
+from graphwiki_assets.core.ingest.overlap import earlier_overlaps, names_overlap
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient
@@ -77,12 +78,19 @@ def types_compatible(a: str, b: str) -> bool:
 
 def mention_contexts(candidates: Candidates, limit: int = 240) -> dict[str, str]:
     """What the judge reads about a mention: its description, then claims about it."""
+    # Claims by the names they are about, in source order: a long source has thousands of
+    # concepts and claims, and scanning every claim for every concept is quadratic.
+    about: dict[str, list[str]] = {}
+    for claim in candidates.extraction.claims:
+        for name in dict.fromkeys(claim.about):
+            about.setdefault(name, []).append(claim.text)
     contexts: dict[str, str] = {}
     for concept in candidates.extraction.concepts:
         parts = [concept.description] if concept.description else []
-        for claim in candidates.extraction.claims:
-            if concept.name in claim.about and len(" ".join(parts)) < limit:
-                parts.append(claim.text)
+        for text in about.get(concept.name, []):
+            if len(" ".join(parts)) >= limit:
+                break
+            parts.append(text)
         contexts[concept.name] = " ".join(parts)[:limit]
     return contexts
 
@@ -178,30 +186,22 @@ def _exact_batch(mentions: list[Mention], exact_graph: dict[int, dict]) -> dict[
     return home
 
 
-def _initials(key: str) -> str:
-    return "".join(word[0] for word in key.split() if word)
-
-
-def names_overlap(a: Mention, b: Mention) -> bool:
-    """Lexical evidence that two names may denote one thing: a shared word, or initials."""
-    words_a = {w for k in a.keys for w in k.split()}
-    words_b = {w for k in b.keys for w in k.split()}
-    if words_a & words_b:
-        return True
-    compact_a = {k.replace(" ", "") for k in a.keys}
-    compact_b = {k.replace(" ", "") for k in b.keys}
-    return bool(compact_a & {_initials(k) for k in b.keys} or compact_b & {_initials(k) for k in a.keys})
-
-
 def _embed(mentions: list[Mention], need: list[Mention], vectors: Vectors) -> None:
     """Vectors for the mentions stage 1 compares: those it screens, and the earlier mentions
     of their own source that share a word with them."""
+    overlaps = earlier_overlaps(mentions)
     wanted = {m.index for m in need}
     for m in need:
-        wanted |= {o.index for o in mentions[: m.index] if o.doc == m.doc and names_overlap(m, o)}
+        wanted |= overlaps[m.index]
     vectors.ensure(mentions[i].text for i in sorted(wanted))
     for i in sorted(wanted):
         mentions[i].embedding = vectors[mentions[i].text].tolist()
+
+
+def _top(sims: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the k highest values, highest first; ties keep their order (as a stable
+    sort by descending score would)."""
+    return np.argsort(-sims, kind="stable")[:k]
 
 
 def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config: Stage1Config,
@@ -224,24 +224,32 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
         return s
     dim = len(need[0].embedding or [])
     matrix = np.array([m.embedding or [0.0] * dim for m in mentions], dtype=np.float32)
+    docs = np.array([m.doc for m in mentions])
     # Mentions that may become new nodes: what a later source of the batch could merge into.
     fresh = np.array([m.index for m in need])
+    first_of_doc = {}  # a source's mentions are contiguous: its first index
+    for m in mentions:
+        first_of_doc.setdefault(m.doc, m.index)
     for m in need:
-        sims = matrix[fresh] @ matrix[m.index]
-        earlier = [(float(sim), int(i)) for sim, i in zip(sims, fresh) if mentions[int(i)].doc < m.doc]
+        # Vectorised: a long source has thousands of mentions, and a loop per pair is quadratic.
+        earlier = fresh[docs[fresh] < m.doc]
+        sims = matrix[earlier] @ matrix[m.index] if len(earlier) else np.empty(0, dtype=np.float32)
         batch = [_Candidate(BATCH, f"mention:{i}", mentions[i].name, mentions[i].type, mentions[i].aliases,
-                            mentions[i].context, sim, other=i) for sim, i in earlier]
+                            mentions[i].context, float(sims[j]), other=int(i))
+                 for j, i in ((j, earlier[j]) for j in _top(sims, config.top_k))]
         ranked = sorted(graph.get(m.index, []) + batch, key=lambda c: -c.score)[: config.top_k]
         kept = [c for c in ranked if c.score >= config.floor]
         s.considered[m.index] = len(ranked)
         s.screened[m.index] = len(ranked) - len(kept)
         # Within one source, earlier mentions with lexical evidence of identity.
-        same_doc = [o for o in mentions[: m.index] if o.doc == m.doc]
-        if same_doc:
-            local = sorted(((float(matrix[o.index] @ matrix[m.index]), o) for o in same_doc), key=lambda t: -t[0])
-            kept += [_Candidate(SOURCE, f"mention:{o.index}", o.name, o.type, o.aliases, o.context, sim, other=o.index)
-                     for sim, o in local[: config.top_k]
-                     if sim >= config.floor and o.embedding is not None and names_overlap(m, o)]
+        start = first_of_doc[m.doc]
+        if start < m.index:
+            local = matrix[start:m.index] @ matrix[m.index]
+            for j in _top(local, config.top_k):
+                o, sim = mentions[start + int(j)], float(local[j])
+                if sim >= config.floor and o.embedding is not None and names_overlap(m, o):
+                    kept.append(_Candidate(SOURCE, f"mention:{o.index}", o.name, o.type, o.aliases, o.context, sim,
+                                           other=o.index))
         s.candidates[m.index] = kept
     return s
 
