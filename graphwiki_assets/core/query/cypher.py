@@ -25,11 +25,6 @@ RETURN c.id AS id, c.name AS name, c.type AS type, [k IN c.keys WHERE k IN $keys
        coalesce(c.source_count, 0) AS source_count
 """
 
-def vector_pool(k: int) -> int:
-    """How many candidates a vector search asks the index for, to keep the exact best k."""
-    return max(50, 2 * k)
-
-
 # Vector searches ask the index for $pool candidates and keep the $k best by the exact cosine
 # of the stored embeddings: the index is approximate (HNSW over int8-quantised vectors), and
 # on its own it returned 90 % of the true top 5 passages of a 1,890-passage corpus; a pool

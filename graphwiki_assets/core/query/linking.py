@@ -17,7 +17,7 @@ import numpy as np
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest.keys import name_key
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.query.models import Link, Linking, NearMatch
+from graphwiki_assets.core.query.models import Link, Linking, NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import GraphStore
 
 # Words that never name an entity on their own (question words, articles, glue).
@@ -70,7 +70,7 @@ def link_entities(store: GraphStore, embedder: Embedder, mentions: list[str],
 def _link_by_vector(store: GraphStore, embedder: Embedder, mentions: list[str], rest: list[int],
                     config: LinkConfig, linking: Linking) -> None:
     vectors = embedder.encode([mentions[i] for i in rest])
-    rows = store.query(cypher.CONCEPT_VECTOR_CANDIDATES, k=config.candidates, pool=cypher.vector_pool(config.candidates),
+    rows = store.query(cypher.CONCEPT_VECTOR_CANDIDATES, k=config.candidates, pool=vector_pool(config.candidates),
                        mentions=[{"index": i, "embedding": v.tolist()} for i, v in zip(rest, vectors)])
     names = sorted({n for row in rows for n in [row["name"], *row["aliases"]] if n})
     name_vectors = dict(zip(names, embedder.encode(names))) if names else {}

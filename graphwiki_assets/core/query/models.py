@@ -44,6 +44,12 @@ class QueryOptions:
             raise ValueError(f"provenance_floor is a cosine, between -1 and 1, not {self.provenance_floor!r}")
 
 
+def vector_pool(k: int) -> int:
+    """How many candidates a vector search asks the index for, to keep the exact best k by
+    exact cosine (the index is approximate; see the vector queries in ``cypher``)."""
+    return max(50, 2 * k)
+
+
 def cosine(index_score: float) -> float:
     """Neo4j's vector scores are (1 + cos) / 2 for cosine indexes; thresholds are in cos."""
     return 2.0 * index_score - 1.0

@@ -12,7 +12,7 @@ from pathlib import Path
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest.files import SourceRejected, read_source
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.query.models import QueryOptions, Retrieval, SourceRow, cosine
+from graphwiki_assets.core.query.models import QueryOptions, Retrieval, SourceRow, cosine, vector_pool
 from graphwiki_assets.core.store.driver import GraphStore
 
 _LEAD = re.compile(
@@ -29,7 +29,7 @@ def statement_of(question: str) -> str:
 
 
 def trace(store: GraphStore, embedder: Embedder, text: str, opts: QueryOptions) -> Retrieval:
-    rows = store.query(cypher.CLAIM_VECTOR, k=opts.k, pool=cypher.vector_pool(opts.k), embedding=embedder.encode_one(text))
+    rows = store.query(cypher.CLAIM_VECTOR, k=opts.k, pool=vector_pool(opts.k), embedding=embedder.encode_one(text))
     scored = [(r["id"], cosine(r["score"])) for r in rows]
     best = max((s for _, s in scored), default=0.0)
     kept = [(cid, s) for cid, s in scored if s >= opts.provenance_floor and s >= best - MARGIN]

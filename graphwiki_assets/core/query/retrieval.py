@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.linking import link_question
-from graphwiki_assets.core.query.models import cosine
+from graphwiki_assets.core.query.models import cosine, vector_pool
 from graphwiki_assets.core.query.ppr import node_ids, without_absent
 from graphwiki_assets.core.query.projection import refresh_projection, with_projection
 from graphwiki_assets.core.query.traversal import walk
@@ -69,7 +69,7 @@ def flat_sources(store: GraphStore, embedder: Embedder, question: str, k: int) -
 
 def flat_by_vector(store: GraphStore, vector: list[float], k: int) -> list[tuple[str, float]]:
     """Top-k Sources by cosine to an embedded question (the vector-index query alone)."""
-    rows = store.query(cypher.SOURCE_VECTOR, k=k, pool=cypher.vector_pool(k), embedding=vector)
+    rows = store.query(cypher.SOURCE_VECTOR, k=k, pool=vector_pool(k), embedding=vector)
     return [(r["id"], round(cosine(r["score"]), 6)) for r in rows]
 
 
@@ -98,7 +98,7 @@ def retrieve_sources(store: GraphStore, embedder: Embedder, question: str, k: in
 def _bridge(store: GraphStore, vector: list[float], k: int, config: RetrievalConfig) -> list[tuple[str, float]]:
     """Own cosine plus the best anchor cosine / bridge-concept passage count (see module doc)."""
     nearest = store.query(cypher.SOURCE_VECTOR, k=max(k, config.anchors),
-                          pool=cypher.vector_pool(max(k, config.anchors)), embedding=vector)
+                          pool=vector_pool(max(k, config.anchors)), embedding=vector)
     scores = {r["id"]: cosine(r["score"]) for r in nearest}
     anchors = [{"id": r["id"], "score": scores[r["id"]]} for r in nearest[: config.anchors]]
     rows = store.query(cypher.BRIDGED_SOURCES, anchors=anchors, embedding=vector,
@@ -112,7 +112,7 @@ def _bridge(store: GraphStore, vector: list[float], k: int, config: RetrievalCon
 
 def _dense(store: GraphStore, vector: list[float], n: int) -> dict[str, float]:
     """Dense scores min-max normalised over the candidates, as HippoRAG 2 does."""
-    rows = store.query(cypher.SOURCE_VECTOR, k=n, pool=cypher.vector_pool(n), embedding=vector)
+    rows = store.query(cypher.SOURCE_VECTOR, k=n, pool=vector_pool(n), embedding=vector)
     if not rows:
         return {}
     hi, lo = rows[0]["score"], rows[-1]["score"]
@@ -126,9 +126,9 @@ def concept_seeds(store: GraphStore, question: str, vector: list[float],
     named = {link.concept_id: 1.0 for link in link_question(store, question)}
     scored: dict[str, float] = {}
     rows = store.query(cypher.CLAIM_VECTOR_CONCEPTS, k=config.link_top_k,
-                       pool=cypher.vector_pool(config.link_top_k), embedding=vector)
+                       pool=vector_pool(config.link_top_k), embedding=vector)
     rows += store.query(cypher.CONCEPT_VECTOR, k=config.link_top_k,
-                        pool=cypher.vector_pool(config.link_top_k), embedding=vector)
+                        pool=vector_pool(config.link_top_k), embedding=vector)
     for row in rows:
         scored[row["id"]] = max(scored.get(row["id"], 0.0), cosine(row["score"]))
     top = sorted((cid for cid in scored if cid not in named), key=lambda c: (-scored[c], c))[: config.link_top_k]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity
-from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import AuthError, ClientError, Neo4jError, ResultFailedError, ServiceUnavailable, SessionExpired
 
 from graphwiki_assets.core.settings import Neo4jSettings
 
@@ -44,6 +44,13 @@ def _refused(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
         f"Neo4j at {settings.uri} rejected the login of user {settings.username!r}: set NEO4J_PASSWORD (and "
         "NEO4J_USERNAME) to the password the server was created with. For the local launcher's instance that is "
         "the NEO4J_PASSWORD in effect the first time `graphwiki neo4j start` created its data.")
+
+
+def _server_error(exc: ResultFailedError) -> Exception:
+    """The server's own error behind the driver's "the result has failed" wrapper, so that
+    callers can tell what failed (a GDS graph dropped meanwhile, a seed it does not hold)."""
+    cause = exc.__cause__
+    return cause if isinstance(cause, Neo4jError) else exc
 
 
 def _lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
@@ -100,6 +107,8 @@ class GraphStore:
             records, _, _ = self.driver.execute_query(cypher, params, database_=self.settings.database)
         except (ServiceUnavailable, SessionExpired) as exc:
             raise _lost(self.settings, exc) from exc
+        except ResultFailedError as exc:
+            raise _server_error(exc) from None
         return [r.data() for r in records]
 
     def query_batched(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
@@ -109,6 +118,8 @@ class GraphStore:
                 return [r.data() for r in session.run(cypher, params)]
         except (ServiceUnavailable, SessionExpired) as exc:
             raise _lost(self.settings, exc) from exc
+        except ResultFailedError as exc:
+            raise _server_error(exc) from None
 
     def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``work(tx, ...)`` in one managed write transaction (retried on transient errors)."""
