@@ -28,7 +28,7 @@ from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs, view
 from graphwiki_assets.core.ingest.keys import keys_for, name_key
 from graphwiki_assets.core.ingest.models import Candidates, ConceptAction, JudgmentRecord, Mention, ResolutionPlan
-from graphwiki_assets.core.ingest.overlap import earlier_overlaps, names_overlap
+from graphwiki_assets.core.ingest.overlap import earlier_overlaps
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient
@@ -186,10 +186,9 @@ def _exact_batch(mentions: list[Mention], exact_graph: dict[int, dict]) -> dict[
     return home
 
 
-def _embed(mentions: list[Mention], need: list[Mention], vectors: Vectors) -> None:
+def _embed(mentions: list[Mention], need: list[Mention], vectors: Vectors, overlaps: dict[int, set[int]]) -> None:
     """Vectors for the mentions stage 1 compares: those it screens, and the earlier mentions
-    of their own source that share a word with them."""
-    overlaps = earlier_overlaps(mentions)
+    of their own source that share a word with them (``overlaps``)."""
     wanted = {m.index for m in need}
     for m in need:
         wanted |= overlaps[m.index]
@@ -211,8 +210,9 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
         s.exact_graph = _exact_graph(store, mentions)
         s.home = _exact_batch(mentions, s.exact_graph)
         need = [m for m in mentions if m.index not in s.exact_graph and m.index not in s.home]
+    overlaps = earlier_overlaps(mentions)
     with times.stage("embed"):
-        _embed(mentions, need, vectors)
+        _embed(mentions, need, vectors, overlaps)
     with times.stage("vector_search"):
         rows = store.query(cypher.VECTOR_CANDIDATES, k=config.index_k,
                            mentions=[{"index": m.index, "embedding": m.embedding} for m in need]) if need else []
@@ -247,7 +247,7 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
             local = matrix[start:m.index] @ matrix[m.index]
             for j in _top(local, config.top_k):
                 o, sim = mentions[start + int(j)], float(local[j])
-                if sim >= config.floor and o.embedding is not None and names_overlap(m, o):
+                if sim >= config.floor and o.embedding is not None and o.index in overlaps[m.index]:
                     kept.append(_Candidate(SOURCE, f"mention:{o.index}", o.name, o.type, o.aliases, o.context, sim,
                                            other=o.index))
         s.candidates[m.index] = kept
