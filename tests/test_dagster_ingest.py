@@ -57,6 +57,21 @@ def test_one_run_ingests_many_partitions_and_passes_the_blocking_gates(store, se
     assert store.query("MATCH ()-[r:CONTRADICTS]->() RETURN count(r) AS n")[0]["n"] == 1
 
 
+def test_a_run_commits_its_partitions_in_key_order_so_a_rerun_decides_the_same(store, settings, tmp_path):
+    # Dagster hands a run's partitions over unordered; batches (two sources here) and their
+    # order decide which name a concept two sources share is created under.
+    folder = tmp_path / "sources"
+    write_sources(folder, SMOKE_TEXTS)
+    keys = sorted(SMOKE_TEXTS)
+    _, result = _run(settings, folder, keys)
+    assert result.success
+    rows = store.query("MATCH (s:Source) RETURN s.path AS path, s.ingested_at AS at ORDER BY at, path")
+    batches: dict = {}
+    for row in rows:
+        batches.setdefault(row["at"], []).append(row["path"])
+    assert [batches[at] for at in sorted(batches)] == [keys[:2], keys[2:]]
+
+
 def test_rematerialising_changes_no_count_and_spends_no_llm_call(store, settings, tmp_path):
     folder = tmp_path / "sources"
     write_sources(folder, SMOKE_TEXTS)

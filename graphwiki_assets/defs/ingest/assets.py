@@ -58,7 +58,7 @@ def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
 def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource) -> dict:
     folder = Path(graphwiki.sources_dir)
     items: list[SourceDocument | SourceRejected] = []
-    for key in context.partition_keys:
+    for key in sorted(context.partition_keys):  # a stable order (see the IO manager)
         try:
             items.append(read_source(folder / key, max_bytes=graphwiki.max_source_bytes, display=key))
         except SourceRejected as exc:
@@ -128,7 +128,9 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
                        llm: LLMResource):
     client = llm.client()
     before = client.usage.snapshot()
-    pending = [v for v in extracted_candidates.values() if isinstance(v, Candidates)]
+    # In partition-key order: which sources share a batch, and their order in it, decides which
+    # name a concept found in two of them is created under; a re-run must decide the same.
+    pending = sorted((v for v in extracted_candidates.values() if isinstance(v, Candidates)), key=lambda c: c.path)
     reports: dict[str, CommitReport] = {}
     for key, value in extracted_candidates.items():
         if not isinstance(value, Candidates):

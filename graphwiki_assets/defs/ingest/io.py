@@ -43,7 +43,9 @@ class PartitionFilesIOManager(dg.ConfigurableIOManager):
             tmp.replace(path)
 
     def load_input(self, context: dg.InputContext) -> dict[str, Any]:
-        keys = list(context.asset_partition_keys) if context.has_asset_partitions else [UNPARTITIONED]
+        # Dagster hands a run's partitions over as a set, whose order changes from process to
+        # process; the ingest resolves the sources of a batch in order, so fix one.
+        keys = sorted(context.asset_partition_keys) if context.has_asset_partitions else [UNPARTITIONED]
         folder = self._folder(context.instance, context.asset_key)
         out = {}
         for key in keys:
