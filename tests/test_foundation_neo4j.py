@@ -69,14 +69,14 @@ def test_gds_client_runs_personalised_pagerank(store, settings):
 
     # a - b - c - d chain plus a leaf e on a: seeded at a, a's neighbours outrank the far end.
     store.query(
-        "CREATE (a:Concept {id:'a'})-[:RELATES_TO]->(b:Concept {id:'b'})-[:RELATES_TO]->(c:Concept {id:'c'})"
-        "-[:RELATES_TO]->(d:Concept {id:'d'}), (a)-[:RELATES_TO]->(e:Concept {id:'e'})"
+        "CREATE (a:Concept {id:'a'})-[:RELATED_TO]->(b:Concept {id:'b'})-[:RELATED_TO]->(c:Concept {id:'c'})"
+        "-[:RELATED_TO]->(d:Concept {id:'d'}), (a)-[:RELATED_TO]->(e:Concept {id:'e'})"
     )
     gds = GraphDataScience(settings.neo4j.uri, auth=(settings.neo4j.username, settings.neo4j.password))
     try:
         assert gds.server_version() is not None
         graph, result = gds.graph.project.native(
-            "pagerank-test", "Concept", {"RELATES_TO": {"orientation": "UNDIRECTED"}},
+            "pagerank-test", "Concept", {"RELATED_TO": {"orientation": "UNDIRECTED"}},
             overwrite=True, log_progress=False)
         assert result.node_count == 5
         node_ids = {r["id"]: r["nid"] for r in store.query("MATCH (c:Concept) RETURN c.id AS id, id(c) AS nid")}

@@ -22,7 +22,7 @@ def test_seed_smoke_graph(store, embedder, settings, tmp_path):
     neo4j = concept_named(store, "Neo4j")
     gds = concept_named(store, "Neo4j Graph Data Science")
     assert len(neo4j) == 1 and len(gds) == 1 and neo4j[0]["id"] != gds[0]["id"]
-    linked = store.query("MATCH (a:Concept {id: $a})-[:RELATES_TO]-(b:Concept {id: $b}) RETURN count(*) AS n",
+    linked = store.query("MATCH (a:Concept {id: $a})-[:RELATED_TO]-(b:Concept {id: $b}) RETURN count(*) AS n",
                          a=neo4j[0]["id"], b=gds[0]["id"])
     assert linked[0]["n"] >= 1
 
@@ -45,7 +45,7 @@ def test_every_node_has_provenance_and_claims_are_about_concepts(store, embedder
     orphans = store.query(
         "MATCH (n) WHERE (n:Concept OR n:Claim) AND NOT (n)-[:DERIVED_FROM]->(:Source) RETURN count(n) AS n")
     assert orphans[0]["n"] == 0
-    aboutless = store.query("MATCH (c:Claim) WHERE NOT (c)-[:RELATES_TO {kind: 'about'}]->(:Concept) RETURN count(c) AS n")
+    aboutless = store.query("MATCH (c:Claim) WHERE NOT (c)-[:ABOUT]->(:Concept) RETURN count(c) AS n")
     assert aboutless[0]["n"] == 0
     assert counts(store)["nodes"] > 10
 

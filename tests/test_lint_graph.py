@@ -40,7 +40,7 @@ CREATE (n)-[:DERIVED_FROM {created_at: $at}]->(s)
 WITH n, c
 UNWIND c.about AS about
 MATCH (k:Concept {id: about})
-CREATE (n)-[:RELATES_TO {kind: 'about', created_at: $at}]->(k)
+CREATE (n)-[:ABOUT {created_at: $at}]->(k)
 WITH count(*) AS _
 UNWIND $cites AS pair
 MATCH (c:Concept {id: pair[0]}), (s:Source {id: pair[1]})
@@ -54,9 +54,9 @@ LINKS = """
 MATCH (cy:Concept {id: 'cypher'}), (neo:Concept {id: 'neo4j'}), (gds:Concept {id: 'gds'})
 MATCH (c1:Claim {id: 'claim-declarative'}), (c2:Claim {id: 'claim-imperative'})
 CREATE (c2)-[:CONTRADICTS {detected_at: $detected, backend: 'offline', reason: 'declarative vs imperative'}]->(c1)
-CREATE (cy)-[:RELATES_TO {kind: 'association', claims: ['claim-cql-queries'], weight: 1, created_at: $at}]->(neo)
-CREATE (gds)-[:RELATES_TO {kind: 'association', claims: ['claim-gds-plugin'], weight: 1, created_at: $at}]->(neo)
-CREATE (gds)-[:RELATES_TO {kind: 'not_same_as', created_at: $at}]->(neo)
+CREATE (cy)-[:RELATED_TO {claims: ['claim-cql-queries'], weight: 1, created_at: $at}]->(neo)
+CREATE (gds)-[:RELATED_TO {claims: ['claim-gds-plugin'], weight: 1, created_at: $at}]->(neo)
+CREATE (gds)-[:NOT_SAME_AS {created_at: $at}]->(neo)
 CREATE (gds)-[:PART_OF {created_at: $at}]->(neo)
 """
 

@@ -171,7 +171,7 @@ def build_seed_graph(store, embedder) -> None:
     store.query(
         "UNWIND $rows AS r MATCH (s:Source {id: r.source}) "
         "CREATE (cl:Claim)-[:DERIVED_FROM]->(s) SET cl = r.props, cl.created_at = datetime(), cl.updated_at = datetime() "
-        "WITH cl, r UNWIND r.about AS cid MATCH (c:Concept {id: cid}) CREATE (cl)-[:RELATES_TO {kind: 'about'}]->(c)",
+        "WITH cl, r UNWIND r.about AS cid MATCH (c:Concept {id: cid}) CREATE (cl)-[:ABOUT]->(c)",
         rows=[{"source": sid, "about": about, "props": {
             "id": cl, "text": text, "embedding": vec.tolist(), "status": status,
             "needs_review": SOURCES[sid][2] == "superseded",
@@ -180,7 +180,7 @@ def build_seed_graph(store, embedder) -> None:
             for (cl, (text, sid, about, status)), vec in zip(CLAIMS.items(), cl_vecs)])
     store.query(
         "UNWIND $pairs AS p MATCH (a:Concept {id: p.a}), (b:Concept {id: p.b}) "
-        "CREATE (a)-[:RELATES_TO {kind: 'association', claims: p.claims, weight: p.weight}]->(b)",
+        "CREATE (a)-[:RELATED_TO {claims: p.claims, weight: p.weight}]->(b)",
         pairs=associations())
     store.query(
         "UNWIND $pairs AS p MATCH (a:Claim {id: p[0]}), (b:Claim {id: p[1]}) "
@@ -213,7 +213,7 @@ def assert_schema(store) -> None:
     type a property (never a label)."""
     assert store.query("MATCH (n) WHERE (n:Concept OR n:Claim) AND NOT (n)-[:DERIVED_FROM]->(:Source) "
                        "RETURN count(n) AS n")[0]["n"] == 0
-    assert store.query("MATCH (c:Claim) WHERE NOT (c)-[:RELATES_TO {kind: 'about'}]->(:Concept) "
+    assert store.query("MATCH (c:Claim) WHERE NOT (c)-[:ABOUT]->(:Concept) "
                        "RETURN count(c) AS n")[0]["n"] == 0
     statuses = {r["s"] for r in store.query("MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN DISTINCT n.status AS s")}
     assert statuses <= set(STATUSES)

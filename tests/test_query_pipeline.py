@@ -60,8 +60,8 @@ def test_related_on_the_ingested_corpus_ranks_direct_neighbours_first(corpus_gra
     ranking = [r["id"] for r in answer.details["ranking"]]
     # Knowledge edges only: a stage-2 "not the same entity" verdict is no relation.
     direct = {r["id"] for r in store.query(
-        "MATCH (:Concept {id: $id})-[r:RELATES_TO|PART_OF]-(n:Concept) "
-        "WHERE coalesce(r.kind, '') <> 'not_same_as' RETURN DISTINCT n.id AS id",
+        "MATCH (:Concept {id: $id})-[r:RELATED_TO|PART_OF]-(n:Concept) "
+        "RETURN DISTINCT n.id AS id",
         id=_concept(store, "Kubernetes"))}
     assert len(direct) >= 2
     assert set(ranking[: len(direct)]) == direct

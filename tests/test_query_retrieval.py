@@ -17,7 +17,7 @@ def test_ppr_ranks_directly_connected_concepts_above_indirect_ones(seed_graph, s
     scores = dict(ranked)
     assert newer == []
     direct = {r["id"] for r in seed_graph.query(
-        "MATCH (:Concept {id: $id})-[:RELATES_TO|PART_OF]-(n:Concept) RETURN DISTINCT n.id AS id", id=seed)}
+        "MATCH (:Concept {id: $id})-[:RELATED_TO|PART_OF]-(n:Concept) RETURN DISTINCT n.id AS id", id=seed)}
     indirect = set(scores) - direct
     assert direct and indirect and seed not in scores
     assert min(scores[d] for d in direct) > max(scores[i] for i in indirect)
@@ -79,7 +79,7 @@ def test_traversal_and_flat_methods(seed_graph, embedder):
 
 def test_the_projection_is_kept_not_rebuilt_per_query_and_refreshed_after_change(seed_graph, embedder):
     status = projection_status(seed_graph)
-    assert status.exists and not status.stale and {"DERIVED_FROM", "RELATES_TO"} <= set(status.types)
+    assert status.exists and not status.stale and {"DERIVED_FROM", "ABOUT", "RELATED_TO"} <= set(status.types)
     assert status.nodes == seed_graph.query(
         "MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN count(n) AS n")[0]["n"]
     retrieve_sources(seed_graph, embedder, "Tell me about GQL", k=3, method="ppr")
@@ -99,8 +99,8 @@ def test_the_projection_is_kept_not_rebuilt_per_query_and_refreshed_after_change
 def test_seeds_written_after_the_last_refresh_are_left_out_not_an_error(seed_graph, embedder):
     seed_graph.query("""
         MATCH (g:Concept {id: 'c-gql'})
-        CREATE (n:Concept {id: 'c-newer', name: 'Newer', type: 'Concept', status: 'current'})-[:RELATES_TO
-               {kind: 'association', weight: 1}]->(g)""")
+        CREATE (n:Concept {id: 'c-newer', name: 'Newer', type: 'Concept', status: 'current'})-[:RELATED_TO
+               {weight: 1}]->(g)""")
     ranked, newer = rank_related(seed_graph, ["c-newer", "c-cypher"], k=3, damping=0.5)
     assert newer == ["c-newer"] and ranked  # c-cypher still ranks
     ranked, newer = rank_related(seed_graph, ["c-newer"], k=3, damping=0.5)

@@ -71,7 +71,7 @@ def test_shaped_like_finds_the_concept_with_the_same_typed_neighbourhood(seed_gr
     answer = ask(seed_graph, embedder, offline_llm, "Find something shaped like APOC")
     matches = answer.details["matches"]
     assert matches[0]["id"] == "c-gds"  # a Library tied to a Database and a Programming Language
-    assert set(matches[0]["shared"]) == {"association:Database", "association:Programming Language"}
+    assert set(matches[0]["shared"]) == {"related:Database", "related:Programming Language"}
     assert [m["id"] for m in matches][1:] == ["c-pandas"]  # a weaker match, ranked lower
     assert matches[0]["score"] > matches[1]["score"]
 

@@ -11,9 +11,10 @@ from graphwiki_assets.core.query.signatures import lucene_query, refresh_signatu
 from tests.test_query_graph import CONCEPTS, build_seed_graph, offline_llm  # noqa: F401 (fixture)
 
 LIVE = """
-MATCH (x:Concept {id: $id})-[r:RELATES_TO|PART_OF]-(m:Concept)
-WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
-WITH coalesce(r.kind, CASE WHEN startNode(r) = x THEN 'part_of>' ELSE 'part_of<' END) + ':' + m.type AS entry, m
+MATCH (x:Concept {id: $id})-[r:RELATED_TO|PART_OF]-(m:Concept)
+WHERE m.status <> 'superseded'
+WITH CASE WHEN type(r) = 'RELATED_TO' THEN 'related' WHEN startNode(r) = x THEN 'part_of>' ELSE 'part_of<' END
+     + ':' + m.type AS entry, m
 RETURN entry, count(DISTINCT m) AS n
 """
 
@@ -33,8 +34,8 @@ def test_stored_signatures_are_the_live_neighbourhood_counts(store, embedder):
     done = refresh_signatures(store)
     assert done == {"stale": len(CONCEPTS), "written": len(CONCEPTS)}
     stored = _stored(store)
-    assert stored["c-apoc"] == {"association:Database": 1, "association:Organization": 1,
-                                "association:Programming Language": 1}
+    assert stored["c-apoc"] == {"related:Database": 1, "related:Organization": 1,
+                                "related:Programming Language": 1}
     assert all(stored[cid] == _live(store, cid) for cid in CONCEPTS)
     assert stale(store) == [] and refresh_signatures(store) == {"stale": 0, "written": 0}
 
@@ -43,15 +44,15 @@ def test_a_refresh_recomputes_what_changed_and_the_neighbours_of_a_retyped_conce
     build_seed_graph(store, embedder)
     refresh_signatures(store)
     store.query("MATCH (a:Concept {id: 'c-louvain'}), (b:Concept {id: 'c-java'}) "
-                "CREATE (a)-[:RELATES_TO {kind: 'association', weight: 1}]->(b)")
+                "CREATE (a)-[:RELATED_TO {weight: 1}]->(b)")
     assert sorted(stale(store)) == ["c-java", "c-louvain"]  # their edges changed
     refresh_signatures(store)
-    assert _stored(store)["c-louvain"]["association:Programming Language"] == 1
+    assert _stored(store)["c-louvain"]["related:Programming Language"] == 1
     store.query("MATCH (c:Concept {id: 'c-pagerank'}) SET c.type = 'Method'")
     order = stale(store)
     assert order[-1] == "c-pagerank" and set(order) == {"c-pagerank", "c-gds", "c-google"}
     refresh_signatures(store)
-    assert _stored(store)["c-gds"]["association:Method"] == 1 and "association:Algorithm" in _stored(store)["c-gds"]
+    assert _stored(store)["c-gds"]["related:Method"] == 1 and "related:Algorithm" in _stored(store)["c-gds"]
 
 
 def test_a_superseded_concept_is_no_candidate(store, embedder, offline_llm):
@@ -71,10 +72,10 @@ def test_the_first_shaped_like_question_catches_up_a_graph_no_ingest_refreshed(s
 
 
 def test_lucene_query_asks_for_the_type_and_at_least_one_shared_entry():
-    query = lucene_query("Library", {"association:Database": 2, "association:Programming Language": 1})
+    query = lucene_query("Library", {"related:Database": 2, "related:Programming Language": 1})
     required, shared = query.split(" ", 1)
     assert required.startswith("+t") and shared.startswith("+(") and shared.count(" ") == 2  # 2 + 1 tokens
-    assert lucene_query(None, {"association:Database": 1}).startswith("+(")
+    assert lucene_query(None, {"related:Database": 1}).startswith("+(")
 
 
 def test_shaped_like_ranks_as_an_exhaustive_comparison_does(store, embedder):

@@ -19,7 +19,7 @@ def concept(store, cid: str) -> dict:
 
 def about(store, claim: str) -> set[str]:
     return {r["id"] for r in store.query(
-        "MATCH (:Claim {id: $id})-[:RELATES_TO {kind: 'about'}]->(c:Concept) RETURN c.id AS id", id=claim)}
+        "MATCH (:Claim {id: $id})-[:ABOUT]->(c:Concept) RETURN c.id AS id", id=claim)}
 
 
 def cites(store, cid: str) -> set[str]:
@@ -29,7 +29,7 @@ def cites(store, cid: str) -> set[str]:
 
 def links(store, a: str, b: str) -> list[str]:
     return sorted(r["t"] for r in store.query(
-        "MATCH (:Concept {id: $a})-[r]-(:Concept {id: $b}) RETURN type(r) + coalesce(':' + r.kind, '') AS t", a=a, b=b))
+        "MATCH (:Concept {id: $a})-[r]-(:Concept {id: $b}) RETURN type(r) AS t", a=a, b=b))
 
 
 def test_the_sample_holds_both_verdicts_and_only_unreviewed_judgments(store):
@@ -75,8 +75,8 @@ def test_rejecting_a_same_splits_the_mention_back_out(store, embedder):
     assert about(store, "claim-cql-queries") == {CQL, "neo4j"}
     assert about(store, "claim-declarative") == {"cypher"}
     assert (cites(store, CQL), cites(store, "cypher")) == ({"cql.md"}, {"cypher.md"})
-    assert links(store, CQL, "cypher") == ["RELATES_TO:not_same_as"]
-    assert links(store, CQL, "neo4j") == ["RELATES_TO:association"]
+    assert links(store, CQL, "cypher") == ["NOT_SAME_AS"]
+    assert links(store, CQL, "neo4j") == ["RELATED_TO"]
     assert links(store, "cypher", "neo4j") == []  # its only co-statement moved
     j = get_judgment(store, "judgment-cql")
     assert (j.reviewed, j.review_verdict, j.concept_id, j.verdict) == (True, "rejected", CQL, "SAME")
@@ -94,9 +94,9 @@ def test_rejecting_a_not_same_merges_the_two_concepts_and_keeps_the_absorbed_nod
     assert neo4j["aliases"] == ["Neo4j Graph Data Science"]
     assert "neo4j graph data science" in neo4j["keys"]
     assert about(store, "claim-gds-plugin") == {"neo4j"}
-    assert links(store, "gds", "neo4j") == []  # not_same_as, PART_OF, association: now self-loops
+    assert links(store, "gds", "neo4j") == []  # NOT_SAME_AS, PART_OF, RELATED_TO: now self-loops
     assert cites(store, "gds") == {"gds.md"}  # history keeps its provenance
-    assert store.query("MATCH (:Concept {id: 'gds'})-[r:RELATES_TO|PART_OF]-() RETURN count(r) AS n")[0]["n"] == 0
+    assert store.query("MATCH (:Concept {id: 'gds'})-[r:RELATED_TO|PART_OF]-() RETURN count(r) AS n")[0]["n"] == 0
     j = get_judgment(store, "judgment-gds")
     assert (j.review_verdict, j.concept_id) == ("rejected", "neo4j")
 

@@ -19,7 +19,7 @@ def add_claim(store, cid: str, contradicts: str, ids: dict) -> None:
         MATCH (o:Claim {id: $other}), (s:Source {id: $src}), (k:Concept {id: 'cypher'})
         CREATE (c:Claim {id: $id, text: 'Cypher is procedural.', status: 'disputed', needs_review: false,
                          created_at: $now})-[:CONTRADICTS {detected_at: $now}]->(o),
-               (c)-[:DERIVED_FROM]->(s), (c)-[:RELATES_TO {kind: 'about'}]->(k)
+               (c)-[:DERIVED_FROM]->(s), (c)-[:ABOUT]->(k)
         SET o.status = 'disputed'""", id=cid, other=contradicts, src=ids["cypher.md"], now=NOW)
 
 

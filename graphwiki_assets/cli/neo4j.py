@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from graphwiki_assets.cli.output import add_common, emit
 from graphwiki_assets.core.neo4j_server.server import Neo4jServer
 from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.migrations import migrate
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,12 +20,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _upgrade(settings: Settings, bolt_uri: str) -> str:
+    """A graph an earlier version wrote is upgraded as the server comes up (idempotent)."""
+    store = GraphStore(replace(settings.neo4j, uri=bolt_uri))
+    try:
+        report = migrate(store)
+    finally:
+        store.close()
+    return ", ".join(f"{n} {t}" for t, n in report.relationships.items() if n)
+
+
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     server = Neo4jServer(settings.server, log=lambda msg: print(msg, file=sys.stderr))
     if args.action == "start":
         status = server.start(timeout_s=args.timeout)
         text = f"up after {status.seconds}s: {status.describe()}"
+        upgraded = _upgrade(settings, status.bolt_uri) if status.running and not status.problem else ""
+        if upgraded:
+            text += f"; upgraded the graph: {upgraded}"
     elif args.action == "stop":
         status = server.stop()
         text = f"Neo4j stopped (home {status.home})"

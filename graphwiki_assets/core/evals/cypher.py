@@ -51,10 +51,10 @@ RETURN c.id AS id, c.name AS name ORDER BY c.id
 CONNECTED_PAIRS = """
 UNWIND $ids AS id
 CALL (id) {
-  MATCH (a:Concept {id: id})-[:RELATES_TO|PART_OF]-(m:Concept)
+  MATCH (a:Concept {id: id})-[:RELATED_TO|PART_OF]-(m:Concept)
   WITH a, m LIMIT $via
-  MATCH (m)-[:RELATES_TO|PART_OF]-(b:Concept)
-  WHERE b <> a AND b.status <> 'superseded' AND NOT EXISTS { (a)-[:RELATES_TO|PART_OF]-(b) }
+  MATCH (m)-[:RELATED_TO|PART_OF]-(b:Concept)
+  WHERE b <> a AND b.status <> 'superseded' AND NOT EXISTS { (a)-[:RELATED_TO|PART_OF]-(b) }
   RETURN collect(DISTINCT b.name)[..3] AS others
 }
 RETURN id, others

@@ -31,8 +31,8 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
     actions = [a.model_dump() for p in plans for a in p.actions]
     judgments = [j.model_dump(exclude={"concept_id"}) for p in plans for j in p.judgments]
     targets = [{"id": j.id, "concept_id": j.concept_id} for p in plans for j in p.judgments]
-    not_same = [{"from": a.concept_id, "to": other, "judgment_id": None}
-                for p in plans for a in p.actions for other in a.not_same_as]
+    not_same = [{"from": a.concept_id, "to": other, "judgment_id": judgment}
+                for p in plans for a in p.actions for other, judgment in a.not_same_as.items()]
     claims = [c.model_dump() for link in links for c in link.claims]
     associations = [a for link in links for a in link.associations]
     contradictions = [c.model_dump() for link in links for c in link.contradictions]

@@ -66,7 +66,7 @@ RETURN m.index AS index, node.id AS id, node.name AS name, node.type AS type, no
 
 EXISTING_CLAIMS_ABOUT = """
 UNWIND $concept_ids AS cid
-MATCH (c:Concept {id: cid})<-[:RELATES_TO {kind: 'about'}]-(cl:Claim)
+MATCH (c:Concept {id: cid})<-[:ABOUT]-(cl:Claim)
 WHERE cl.status <> 'superseded' AND NOT EXISTS { (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }
 RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases, cl.id AS id, cl.text AS text, cl.status AS status,
        cl.embedding AS embedding
@@ -128,7 +128,7 @@ SET c.source_count = n, c.summary_dirty = (n > 1)
 MERGE_NOT_SAME = """
 UNWIND $links AS l
 MATCH (a:Concept {id: l.from}), (b:Concept {id: l.to})
-MERGE (a)-[r:RELATES_TO {kind: 'not_same_as'}]->(b)
+MERGE (a)-[r:NOT_SAME_AS]->(b)
 ON CREATE SET r.judgment_id = l.judgment_id, r.created_at = datetime($now)
 """
 
@@ -156,14 +156,14 @@ ON CREATE SET d.created_at = datetime($now)
 WITH c, cl
 UNWIND cl.about AS cid
 MATCH (k:Concept {id: cid})
-MERGE (c)-[r:RELATES_TO {kind: 'about'}]->(k)
+MERGE (c)-[r:ABOUT]->(k)
 ON CREATE SET r.created_at = datetime($now)
 """
 
 MERGE_ASSOCIATIONS = """
 UNWIND $pairs AS p
 MATCH (a:Concept {id: p.a}), (b:Concept {id: p.b})
-MERGE (a)-[r:RELATES_TO {kind: 'association'}]->(b)
+MERGE (a)-[r:RELATED_TO]->(b)
 ON CREATE SET r.claims = [], r.created_at = datetime($now)
 SET r.claims = CASE WHEN p.claim IN r.claims THEN r.claims ELSE r.claims + p.claim END,
     r.weight = size(CASE WHEN p.claim IN r.claims THEN r.claims ELSE r.claims + p.claim END)
@@ -207,7 +207,7 @@ DIRTY_SUMMARIES = """
 MATCH (c:Concept {summary_dirty: true})
 WHERE c.status <> 'superseded' AND c.id > $after
 WITH c ORDER BY c.id LIMIT $limit
-OPTIONAL MATCH (cl:Claim)-[:RELATES_TO {kind: 'about'}]->(c)
+OPTIONAL MATCH (cl:Claim)-[:ABOUT]->(c)
 WHERE cl.status <> 'superseded'
 WITH c, cl ORDER BY cl.created_at DESC
 WITH c, collect(cl.text)[..$facts] AS facts

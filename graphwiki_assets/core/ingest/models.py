@@ -68,7 +68,8 @@ class ConceptAction(BaseModel):
     aliases: list[str]
     keys: list[str]
     embedding: list[float] | None
-    not_same_as: list[str] = Field(default_factory=list)  # existing concepts judged related only
+    # concepts judged not the same -> the judgment's id (the edge points at its record)
+    not_same_as: dict[str, str] = Field(default_factory=dict)
 
 
 class ResolutionPlan(BaseModel):

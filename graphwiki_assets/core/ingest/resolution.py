@@ -287,6 +287,12 @@ def resolve_batch(store: GraphStore, llm: LLMClient, batch: list[Candidates], ve
     return _decide(batch, mentions, s, pairs, verdicts, backends)
 
 
+def _judgment_id(m: Mention, cand: _Candidate, mentions: list[Mention]) -> str:
+    other = mentions[cand.other] if cand.other is not None else None
+    key = cand.id if other is None else f"{other.source_id}/{other.name}"
+    return f"judgment-{_hash(m.source_id, m.name, key)}"
+
+
 def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs: list[tuple[Mention, _Candidate]],
             verdicts: list[Verdict], backends: list[str]) -> list[ResolutionPlan]:
     judged: dict[int, list[tuple[_Candidate, Verdict]]] = {}
@@ -317,13 +323,13 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
         if created:
             created_here.add(concept_id)
         target[m.index] = concept_id
-        not_same = []
+        not_same: dict[str, str] = {}  # the other concept -> the judgment that kept them apart
         for c, v in mine:
             if v.same or c.kind == SOURCE:
                 continue
             other = c.id if c.kind == GRAPH else target[c.other]
             if other != concept_id and other not in not_same:
-                not_same.append(other)
+                not_same[other] = _judgment_id(m, c, mentions)
         actions.append(ConceptAction(
             source_id=m.source_id, mention_index=m.index - _first_of_doc(mentions, m.doc), concept_id=concept_id,
             created=created, name=m.name, type=m.type, description=m.description or m.context,
@@ -335,9 +341,8 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
         if cand.kind == SOURCE:
             continue
         other = mentions[cand.other] if cand.other is not None else None
-        key = cand.id if other is None else f"{other.source_id}/{other.name}"
         judgments.append(JudgmentRecord(
-            id=f"judgment-{_hash(m.source_id, m.name, key)}", source_id=m.source_id, mention=m.name,
+            id=_judgment_id(m, cand, mentions), source_id=m.source_id, mention=m.name,
             mention_context=m.context, candidate_id=cand.id if other is None else target[other.index],
             candidate_name=cand.name, verdict="SAME" if verdict.same else "NOT_SAME", score=round(float(cand.score), 4),
             backend=backend, reason=verdict.reason, concept_id=target[m.index]))

@@ -16,7 +16,7 @@ from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.lint.drift import file_drift, text_drift
 from graphwiki_assets.core.lint.review import count_judgments, sample_judgments
 from graphwiki_assets.core.store.driver import GraphStore
-from graphwiki_assets.core.store.schema import REL_ABOUT, REL_ASSOCIATION, REL_NOT_SAME, STATUSES
+from graphwiki_assets.core.store.schema import STATUSES
 
 Severity = Literal["info", "warn", "error"]
 SEVERITY_RANK = {"info": 0, "warn": 1, "error": 2}
@@ -32,7 +32,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "source_text_unchanged": ("error", "every Source's stored text still hashes to its sha256"),
     "source_files_unchanged": ("warn", "the file on disk still hashes to its latest Source (else re-ingest; "
                                        "the old version's dependents need review)"),
-    "orphan_concepts": ("warn", "live concepts with no RELATES_TO, PART_OF or DERIVED_FROM"),
+    "orphan_concepts": ("warn", "live concepts with no ABOUT, RELATED_TO, PART_OF or DERIVED_FROM"),
     "missing_properties": ("warn", "required properties present and enumerations valid (status, verdict, kind)"),
     "stale_needs_review": ("warn", "nodes flagged needs_review longer than the review window"),
     "stale_sources": ("warn", "current sources not seen by a re-ingest within the staleness window"),
@@ -56,7 +56,6 @@ ALLOWED = {
     "Claim": {"status": list(STATUSES)},
     "Judgment": {"verdict": ["SAME", "NOT_SAME"]},
 }
-KINDS = [REL_ABOUT, REL_ASSOCIATION, REL_NOT_SAME]
 
 
 @dataclass(frozen=True)
@@ -151,7 +150,7 @@ def oversized_hubs(store: GraphStore, limit: int = 200, cap: int = CAP) -> Check
 
 def missing_properties(store: GraphStore, cap: int = CAP) -> CheckResult:
     return _query_check(store, "missing_properties", cypher.MISSING_PROPERTIES, cap=cap,
-                        required=REQUIRED, allowed=ALLOWED, kinds=KINDS)
+                        required=REQUIRED, allowed=ALLOWED)
 
 
 def source_text_unchanged(store: GraphStore, cap: int = CAP, source_ids: Sequence[str] | None = None) -> CheckResult:

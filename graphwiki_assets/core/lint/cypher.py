@@ -13,7 +13,7 @@ _LIVE = "coalesce({v}.status, 'current') <> 'superseded'"
 ORPHAN_CONCEPTS = f"""
 CALL () {{ MATCH (c:Concept) WHERE {_LIVE.format(v='c')} RETURN count(c) AS total }}
 CALL () {{
-  MATCH (c:Concept) WHERE {_LIVE.format(v='c')} AND NOT EXISTS {{ (c)-[:RELATES_TO|PART_OF|DERIVED_FROM]-() }}
+  MATCH (c:Concept) WHERE {_LIVE.format(v='c')} AND NOT EXISTS {{ (c)-[:ABOUT|RELATED_TO|PART_OF|DERIVED_FROM]-() }}
   WITH c ORDER BY c.id
   RETURN count(c) AS count, collect({{id: c.id, name: c.name, type: c.type}})[..$cap] AS rows
 }}
@@ -30,7 +30,7 @@ CALL () {{
   ORDER BY age DESC, a.id, b.id
   RETURN count(*) AS count, collect({{
     id: a.id + ' vs ' + b.id, claim: a.id, opponent: b.id, age_days: age, since: toString(since),
-    about: [(a)-[:RELATES_TO {{kind: 'about'}}]->(c:Concept) | c.name],
+    about: [(a)-[:ABOUT]->(c:Concept) | c.name],
     claim_text: a.text, opponent_text: b.text
   }})[..$cap] AS rows
 }}
@@ -89,21 +89,17 @@ CALL () { MATCH (n) RETURN count(n) AS nodes }
 CALL () { MATCH ()-[r]->() RETURN count(r) AS rels }
 """
 
-# Which labels each relationship may join (RELATES_TO by kind); unknown kinds are
-# reported by MISSING_PROPERTIES, not here.
+# Which labels each relationship may join.
 _WRONG_ENDPOINTS = """
-MATCH (a)-[r:DERIVED_FROM|RELATES_TO|CONTRADICTS|PART_OF]->(b)
+MATCH (a)-[r:DERIVED_FROM|ABOUT|RELATED_TO|NOT_SAME_AS|CONTRADICTS|PART_OF]->(b)
 WITH a, r, b, CASE type(r)
   WHEN 'DERIVED_FROM' THEN (a:Concept OR a:Claim) AND b:Source
+  WHEN 'ABOUT' THEN a:Claim AND b:Concept
   WHEN 'CONTRADICTS' THEN a:Claim AND b:Claim
-  WHEN 'PART_OF' THEN a:Concept AND b:Concept
-  ELSE b:Concept AND CASE r.kind WHEN 'about' THEN a:Claim
-                                 WHEN 'association' THEN a:Concept
-                                 WHEN 'not_same_as' THEN a:Concept
-                                 ELSE true END
+  ELSE a:Concept AND b:Concept
   END AS fits
 WHERE NOT fits
-RETURN coalesce(a.id, elementId(a)) + ' -[' + type(r) + coalesce(':' + r.kind, '') + ']-> '
+RETURN coalesce(a.id, elementId(a)) + ' -[' + type(r) + ']-> '
        + coalesce(b.id, elementId(b)) AS id,
        'wrong endpoints: ' + coalesce(labels(a)[0], '?') + ' -> ' + coalesce(labels(b)[0], '?') AS problem
 """
@@ -131,7 +127,7 @@ CALL () {
     MATCH (s:Source) WHERE s.superseded_by IS NOT NULL AND NOT EXISTS { MATCH (:Source {id: s.superseded_by}) }
     RETURN s.id AS id, 'Source.superseded_by -> ' + s.superseded_by + ' (missing)' AS problem
   UNION ALL
-    MATCH (c:Claim) WHERE NOT EXISTS { (c)-[:RELATES_TO {kind: 'about'}]->(:Concept) }
+    MATCH (c:Claim) WHERE NOT EXISTS { (c)-[:ABOUT]->(:Concept) }
     RETURN c.id AS id, 'claim is about no concept' AS problem
   UNION ALL
 """ + _WRONG_ENDPOINTS + """
@@ -193,7 +189,8 @@ CALL () {{
 RETURN total, count, rows
 """
 
-# $required: {label: [property]}; $allowed: {label: {property: [value]}}; $kinds: RELATES_TO kinds.
+# $required: {label: [property]}; $allowed: {label: {property: [value]}}. A relationship of the
+# old schema (RELATES_TO with a kind) left behind is reported too: the migration missed it.
 MISSING_PROPERTIES = """
 CALL () { MATCH (n) WHERE n:Source OR n:Concept OR n:Claim OR n:Judgment RETURN count(n) AS nodes }
 CALL () {
@@ -208,9 +205,9 @@ CALL () {
     WHERE size(problems) > 0
     RETURN n.id AS id, label, problems
   UNION ALL
-    MATCH (a)-[r:RELATES_TO]->(b) WHERE r.kind IS NULL OR NOT r.kind IN $kinds
+    MATCH (a)-[r:RELATES_TO]->(b)
     RETURN coalesce(a.id, elementId(a)) + ' -[RELATES_TO]-> ' + coalesce(b.id, elementId(b)) AS id,
-           'RELATES_TO' AS label, ['invalid kind=' + coalesce(r.kind, 'null')] AS problems
+           'RELATES_TO' AS label, ['old relationship type, kind=' + coalesce(r.kind, 'null')] AS problems
   }
   WITH id, label, problems ORDER BY label, id
   RETURN count(*) AS count, collect({id: coalesce(id, '(no id)'), label: label, problems: problems})[..$cap] AS rows
@@ -236,7 +233,7 @@ ORDER BY CASE WHEN s.id = $ref THEN 0 ELSE 1 END, s.ingested_at DESC
 LIMIT 1
 """
 
-IMPACT_TYPES = "DERIVED_FROM|RELATES_TO|CONTRADICTS|PART_OF"
+IMPACT_TYPES = "DERIVED_FROM|ABOUT|RELATED_TO|CONTRADICTS|PART_OF"
 
 
 def impact_query(depth: int | None) -> str:
@@ -303,7 +300,7 @@ MATCH (j:Judgment)
 RETURN count(j) AS total, count(CASE WHEN NOT coalesce(j.reviewed, false) THEN 1 END) AS unreviewed
 """
 
-# Up to $size of each verdict, so NOT_SAME (RELATES_TO) calls are sampled as well as merges.
+# Up to $size of each verdict, so NOT_SAME calls are sampled as well as merges.
 JUDGMENT_SAMPLE = f"""
 UNWIND ['SAME', 'NOT_SAME'] AS verdict
 CALL (verdict) {{
@@ -347,7 +344,7 @@ SPLIT_CONTEXT = """
 MATCH (s:Source {id: $source_id})
 RETURN s.text AS text,
        COLLECT { MATCH (cl:Claim)-[:DERIVED_FROM]->(s)
-                 WHERE EXISTS { (cl)-[:RELATES_TO {kind: 'about'}]->(:Concept {id: $concept_id}) }
+                 WHERE EXISTS { (cl)-[:ABOUT]->(:Concept {id: $concept_id}) }
                  RETURN cl {.id, .text} AS claim ORDER BY claim.id } AS claims,
        COUNT { (:Concept {id: $concept_id})-[:DERIVED_FROM]->(:Source) } AS sources
 """
@@ -359,7 +356,7 @@ ON CREATE SET n += $new, n.status = 'current', n.needs_review = false, n.summary
               n.created_at = $now
 SET n.updated_at = $now
 MERGE (n)-[d:DERIVED_FROM]->(s) ON CREATE SET d.created_at = $now
-MERGE (n)-[r:RELATES_TO {kind: 'not_same_as'}]->(c) ON CREATE SET r.judgment_id = $judgment_id, r.created_at = $now
+MERGE (n)-[r:NOT_SAME_AS]->(c) ON CREATE SET r.judgment_id = $judgment_id, r.created_at = $now
 SET c.aliases = $aliases, c.keys = $keys, c.updated_at = $now, c.summary_dirty = true
 """
 
@@ -368,28 +365,28 @@ SPLIT_MOVE_CLAIMS = """
 MATCH (n:Concept {id: $new_id}), (c:Concept {id: $concept_id})
 UNWIND $claims AS m
 MATCH (cl:Claim {id: m.id})
-MERGE (cl)-[a:RELATES_TO {kind: 'about'}]->(n) ON CREATE SET a.created_at = $now
+MERGE (cl)-[a:ABOUT]->(n) ON CREATE SET a.created_at = $now
 WITH cl, c, m
-OPTIONAL MATCH (cl)-[old:RELATES_TO {kind: 'about'}]->(c) WHERE m.move
+OPTIONAL MATCH (cl)-[old:ABOUT]->(c) WHERE m.move
 DELETE old
 """
 
 # Associations (co-stated in a claim) follow their claims: carried to the new node for
 # moved and shared claims, dropped from the old one for moved claims.
 SPLIT_MOVE_ASSOCIATIONS = """
-MATCH (c:Concept {id: $concept_id})-[r:RELATES_TO {kind: 'association'}]-(o:Concept), (n:Concept {id: $new_id})
+MATCH (c:Concept {id: $concept_id})-[r:RELATED_TO]-(o:Concept), (n:Concept {id: $new_id})
 WHERE o <> n AND any(x IN coalesce(r.claims, []) WHERE x IN $moved OR x IN $shared)
 WITH n, o, r, startNode(r) = c AS outgoing, [x IN r.claims WHERE x IN $moved OR x IN $shared] AS carried,
      [x IN r.claims WHERE NOT x IN $moved] AS kept
 CALL (n, o, outgoing, carried) {
   WITH * WHERE outgoing
-  MERGE (n)-[a:RELATES_TO {kind: 'association'}]->(o) ON CREATE SET a.claims = [], a.created_at = $now
+  MERGE (n)-[a:RELATED_TO]->(o) ON CREATE SET a.claims = [], a.created_at = $now
   SET a.claims = a.claims + [x IN carried WHERE NOT x IN a.claims]
   SET a.weight = size(a.claims)
 }
 CALL (n, o, outgoing, carried) {
   WITH * WHERE NOT outgoing
-  MERGE (o)-[a:RELATES_TO {kind: 'association'}]->(n) ON CREATE SET a.claims = [], a.created_at = $now
+  MERGE (o)-[a:RELATED_TO]->(n) ON CREATE SET a.claims = [], a.created_at = $now
   SET a.claims = a.claims + [x IN carried WHERE NOT x IN a.claims]
   SET a.weight = size(a.claims)
 }
@@ -410,9 +407,8 @@ DELETE d
 
 def _move(rel: str, outgoing: bool) -> str:
     """Re-point one relationship type of the absorbed node at the survivor (fixed identifiers only)."""
-    key = " {kind: r.kind}" if rel == "RELATES_TO" else ""
     old = f"(x)-[r:{rel}]->(o)" if outgoing else f"(o)-[r:{rel}]->(x)"
-    new = f"(s)-[m:{rel}{key}]->(o)" if outgoing else f"(o)-[m:{rel}{key}]->(s)"
+    new = f"(s)-[m:{rel}]->(o)" if outgoing else f"(o)-[m:{rel}]->(s)"
     return f"""
 MATCH (x:Concept {{id: $absorbed}}), (s:Concept {{id: $survivor}})
 MATCH {old} WHERE o <> s AND o <> x
@@ -425,11 +421,12 @@ DELETE r
 """
 
 
-MERGE_MOVES = [_move(rel, out) for rel in ("RELATES_TO", "PART_OF") for out in (True, False)]
+MERGE_MOVES = ([_move("ABOUT", False)]
+               + [_move(rel, out) for rel in ("RELATED_TO", "PART_OF", "NOT_SAME_AS") for out in (True, False)])
 
 # Links between the two would become self-loops; the judgment keeps that history.
 MERGE_DROP_LINKS = """
-MATCH (:Concept {id: $absorbed})-[r:RELATES_TO|PART_OF]-(:Concept {id: $survivor})
+MATCH (:Concept {id: $absorbed})-[r:RELATED_TO|PART_OF|NOT_SAME_AS]-(:Concept {id: $survivor})
 DELETE r
 """
 

@@ -1,6 +1,6 @@
 """Impact analysis: what a change to one source can reach, and optionally flag it for review.
 
-Depth 0 is the source alone; depth N follows N hops over DERIVED_FROM / RELATES_TO /
+Depth 0 is the source alone; depth N follows N hops over DERIVED_FROM / ABOUT / RELATED_TO /
 CONTRADICTS / PART_OF (depth 1 = what derives from the source); ``None`` (``*``) is the
 whole reachable subgraph. Only concepts and claims carry ``needs_review``.
 """

@@ -1,7 +1,7 @@
 """A rejected NOT_SAME: the mention's node and the candidate are one entity, so merge them.
 
 The candidate (the node the mention was compared with) survives; the mention's node is
-absorbed: its RELATES_TO and PART_OF edges move to the survivor, its citations are copied
+absorbed: its ABOUT, RELATED_TO, PART_OF and NOT_SAME_AS edges move to the survivor, its citations are copied
 (it keeps its own as history), its name and aliases become the survivor's aliases. The
 absorbed node is never deleted: it stays with status 'superseded' and ``merged_into``.
 """

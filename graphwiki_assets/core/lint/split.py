@@ -1,7 +1,7 @@
 """A rejected SAME: split the mention back out of the node it was merged into.
 
 The mention becomes its own concept (cited by the judgment's source, linked to the old
-node as not_same_as); its name leaves the old node's aliases and keys. Claims of that
+node by a NOT_SAME_AS verdict edge); its name leaves the old node's aliases and keys. Claims of that
 source about the old node follow the mention where the text makes it determinable: a
 claim naming only the mention moves, one naming both is about both, one naming neither
 stays. The old node keeps citing the source only while something still ties it there.

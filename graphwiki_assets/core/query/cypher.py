@@ -74,7 +74,7 @@ UNWIND $ids AS id
 MATCH (cl:Claim {id: id})
 CALL (cl) { OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source) RETURN collect(DISTINCT s.id) AS sources }
 CALL (cl) { OPTIONAL MATCH (cl)-[:CONTRADICTS]-(o:Claim) RETURN collect(DISTINCT o.id) AS opponents }
-CALL (cl) { OPTIONAL MATCH (cl)-[:RELATES_TO {kind: 'about'}]->(c:Concept) RETURN collect(DISTINCT c.id) AS about }
+CALL (cl) { OPTIONAL MATCH (cl)-[:ABOUT]->(c:Concept) RETURN collect(DISTINCT c.id) AS about }
 RETURN cl.id AS id, cl.text AS text, coalesce(cl.status, 'current') AS status,
        coalesce(cl.needs_review, false) AS needs_review, cl.review_reason AS review_reason,
        cl.superseded_by AS superseded_by, cl.decided_by AS decided_by, toString(cl.decided_at) AS decided_at,
@@ -94,7 +94,7 @@ RETURN s.id AS id, coalesce(s.title, '') AS title, s.path AS path, coalesce(s.pa
 CLAIMS_ABOUT = """
 UNWIND $concepts AS c
 CALL (c) {
-  MATCH (cl:Claim)-[:RELATES_TO {kind: 'about'}]->(:Concept {id: c.id})
+  MATCH (cl:Claim)-[:ABOUT]->(:Concept {id: c.id})
   WITH cl, CASE WHEN cl.embedding IS NULL THEN 0.0
                 ELSE vector.similarity.cosine(cl.embedding, $question) END AS relevance
   ORDER BY relevance DESC, cl.id
@@ -110,7 +110,7 @@ ORDER BY rank, relevance DESC, id
 CLAIMS_LINKING = """
 UNWIND $pairs AS p
 CALL (p) {
-  MATCH (:Concept {id: p.a})<-[:RELATES_TO {kind: 'about'}]-(cl:Claim)-[:RELATES_TO {kind: 'about'}]->(:Concept {id: p.b})
+  MATCH (:Concept {id: p.a})<-[:ABOUT]-(cl:Claim)-[:ABOUT]->(:Concept {id: p.b})
   WITH cl, CASE WHEN cl.embedding IS NULL THEN 0.0
                 ELSE vector.similarity.cosine(cl.embedding, $question) END AS relevance
   ORDER BY relevance DESC, cl.id
@@ -125,10 +125,10 @@ ORDER BY rank, relevance DESC, id
 
 TRAVERSAL_HOP = """
 UNWIND $frontier AS fid
-MATCH (c:Concept {id: fid})-[r:RELATES_TO|PART_OF]-(n:Concept)
+MATCH (c:Concept {id: fid})-[r:RELATED_TO|PART_OF]-(n:Concept)
 WHERE NOT n.id IN $seen AND n.status <> 'superseded'
 WITH c, n, max(coalesce(r.weight, 1)) AS weight,
-     collect(DISTINCT coalesce(r.kind, toLower(type(r)))) AS kinds,
+     collect(DISTINCT toLower(type(r))) AS kinds,
      CASE WHEN n.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(n.embedding, $question) END AS relevance
 ORDER BY weight DESC, relevance DESC, n.id
 WITH c, collect({id: n.id, kinds: kinds, weight: weight})[..$fanout] AS picks, count(n) AS degree
@@ -181,30 +181,30 @@ LIMIT $k
 
 CONCEPT_PATH = """
 MATCH (a:Concept {id: $a}), (b:Concept {id: $b})
-MATCH p = ALL SHORTEST (a) (()-[:RELATES_TO|PART_OF]-(:Concept)){1,8} (b)
+MATCH p = ALL SHORTEST (a) (()-[:RELATED_TO|PART_OF]-(:Concept)){1,8} (b)
 WITH p, reduce(w = 0.0, r IN relationships(p) | w + coalesce(r.weight, 1)) AS strength
 ORDER BY strength DESC
 LIMIT 1
 RETURN [n IN nodes(p) | {id: n.id, label: labels(n)[0], name: coalesce(n.name, n.title, n.text)}] AS nodes,
-       [r IN relationships(p) | coalesce(r.kind, toLower(type(r)))] AS kinds
+       [r IN relationships(p) | toLower(type(r))] AS kinds
 """
 
 # No concept chain: any path through claims and the sources that state them.
 EVIDENCE_PATH = """
 MATCH (a:Concept {id: $a}), (b:Concept {id: $b})
-MATCH p = SHORTEST 1 (a)-[:RELATES_TO|PART_OF|DERIVED_FROM]-{1,10}(b)
+MATCH p = SHORTEST 1 (a)-[:RELATED_TO|PART_OF|ABOUT|DERIVED_FROM]-{1,10}(b)
 RETURN [n IN nodes(p) | {id: n.id, label: labels(n)[0], name: coalesce(n.name, n.title, n.text)}] AS nodes,
-       [r IN relationships(p) | coalesce(r.kind, toLower(type(r)))] AS kinds
+       [r IN relationships(p) | toLower(type(r))] AS kinds
 """
 
 # -- "find something shaped like X": typed one-hop neighbourhood signatures ---------------
 
-# A signature entry is relation + direction + neighbour type, e.g. 'association:Database',
+# A signature entry is relation + direction + neighbour type, e.g. 'related:Database',
 # with the neighbours that realise it (their number is the entry's weight).
 SIGNATURE_OF = """
-MATCH (x:Concept {id: $id})-[r:RELATES_TO|PART_OF]-(m:Concept)
-WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
-WITH x, m, coalesce(r.kind, CASE WHEN startNode(r) = x THEN 'part_of>' ELSE 'part_of<' END)
+MATCH (x:Concept {id: $id})-[r:RELATED_TO|PART_OF]-(m:Concept)
+WHERE m.status <> 'superseded'
+WITH x, m, CASE WHEN type(r) = 'RELATED_TO' THEN 'related' WHEN startNode(r) = x THEN 'part_of>' ELSE 'part_of<' END
            + ':' + coalesce(m.type, 'Concept') AS entry
 WITH x, entry, collect(DISTINCT m.id) AS members
 RETURN x.type AS type, x.shape_at IS NOT NULL AS stored, collect({entry: entry, members: members}) AS signature
@@ -215,9 +215,9 @@ SIGNATURES_READ = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})
 CALL (c) {
-  OPTIONAL MATCH (c)-[r:RELATES_TO|PART_OF]-(m:Concept)
-  WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
-  WITH m, coalesce(r.kind, CASE WHEN startNode(r) = c THEN 'part_of>' ELSE 'part_of<' END)
+  OPTIONAL MATCH (c)-[r:RELATED_TO|PART_OF]-(m:Concept)
+  WHERE m.status <> 'superseded'
+  WITH m, CASE WHEN type(r) = 'RELATED_TO' THEN 'related' WHEN startNode(r) = c THEN 'part_of>' ELSE 'part_of<' END
           + ':' + coalesce(m.type, 'Concept') AS entry
   WITH entry, count(DISTINCT m) AS n
   WHERE n > 0
@@ -225,14 +225,14 @@ CALL (c) {
 }
 RETURN c.id AS id, coalesce(c.type, 'Concept') AS type, coalesce(c.status, 'current') AS status,
        coalesce(c.type, 'Concept') + '|' + coalesce(c.status, 'current') AS state,
-       COUNT { (c)-[:RELATES_TO|PART_OF]-() } AS degree, entries
+       COUNT { (c)-[:RELATED_TO|PART_OF]-() } AS degree, entries
 """
 
 # Written only if the concept still has the edges and type it was read with.
 SIGNATURES_WRITE = """
 UNWIND $rows AS row
 MATCH (c:Concept {id: row.id})
-WHERE COUNT { (c)-[:RELATES_TO|PART_OF]-() } = row.degree
+WHERE COUNT { (c)-[:RELATED_TO|PART_OF]-() } = row.degree
   AND coalesce(c.type, 'Concept') + '|' + coalesce(c.status, 'current') = row.state
 SET c.shape_entries = row.entries, c.shape_counts = row.counts, c.shape_tokens = row.tokens,
     c.shape_degree = row.degree, c.shape_state = row.state, c.shape_at = datetime()
@@ -244,7 +244,7 @@ RETURN count(c) AS written
 SIGNATURES_STALE = """
 MATCH (c:Concept)
 WITH c, coalesce(c.type, 'Concept') + '|' + coalesce(c.status, 'current') AS state,
-     COUNT { (c)-[:RELATES_TO|PART_OF]-() } AS degree
+     COUNT { (c)-[:RELATED_TO|PART_OF]-() } AS degree
 WHERE c.shape_at IS NULL OR c.shape_degree <> degree OR c.shape_state <> state
 RETURN c.id AS id, c.shape_state IS NOT NULL AND c.shape_state <> state AS moved
 """
@@ -268,8 +268,8 @@ SHARED_NEIGHBOURS = """
 UNWIND $ids AS id
 MATCH (y:Concept {id: id})
 RETURN y.id AS id, COUNT {
-  MATCH (y)-[r:RELATES_TO|PART_OF]-(m:Concept)
-  WHERE m.id IN $neighbours AND coalesce(r.kind, '') <> 'not_same_as'
+  MATCH (y)-[r:RELATED_TO|PART_OF]-(m:Concept)
+  WHERE m.id IN $neighbours
 } AS shared
 """
 
@@ -278,9 +278,9 @@ SHAPE_WITNESSES = """
 UNWIND $matches AS t
 MATCH (y:Concept {id: t.id})
 CALL (y, t) {
-  MATCH (y)-[r:RELATES_TO|PART_OF]-(m:Concept)
-  WHERE coalesce(r.kind, '') <> 'not_same_as' AND m.status <> 'superseded'
-  WITH m, coalesce(r.kind, CASE WHEN startNode(r) = y THEN 'part_of>' ELSE 'part_of<' END)
+  MATCH (y)-[r:RELATED_TO|PART_OF]-(m:Concept)
+  WHERE m.status <> 'superseded'
+  WITH m, CASE WHEN type(r) = 'RELATED_TO' THEN 'related' WHEN startNode(r) = y THEN 'part_of>' ELSE 'part_of<' END
           + ':' + coalesce(m.type, 'Concept') AS entry
   WHERE entry IN t.entries
   WITH entry, m ORDER BY m.id
@@ -293,7 +293,7 @@ RETURN y.id AS id, entry, members
 
 NEIGHBOURS = """
 UNWIND $ids AS id
-MATCH (c:Concept {id: id})-[:RELATES_TO|PART_OF]-(n:Concept)
+MATCH (c:Concept {id: id})-[:RELATED_TO|PART_OF]-(n:Concept)
 WHERE n.status <> 'superseded'
 RETURN c.id AS id, collect(DISTINCT n.id) AS neighbours
 """
@@ -309,7 +309,7 @@ RETURN coalesce(c.type, 'Concept') AS type, count(*) AS n
 CONCEPTS_OF_TYPES = """
 MATCH (c:Concept)
 WHERE c.type IN $types AND c.status <> 'superseded'
-  AND (size($anchors) = 0 OR EXISTS { (c)-[:RELATES_TO|PART_OF]-(a:Concept) WHERE a.id IN $anchors })
+  AND (size($anchors) = 0 OR EXISTS { (c)-[:RELATED_TO|PART_OF]-(a:Concept) WHERE a.id IN $anchors })
 RETURN c.id AS id
 ORDER BY coalesce(c.source_count, 0) DESC, c.name
 LIMIT $k
@@ -343,7 +343,7 @@ WITH node WHERE node.status <> 'superseded'
 WITH node, vector.similarity.cosine(node.embedding, $embedding) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
-MATCH (node)-[:RELATES_TO {kind: 'about'}]->(c:Concept)
+MATCH (node)-[:ABOUT]->(c:Concept)
 WHERE c.status <> 'superseded'
 RETURN c.id AS id, max(score) AS score
 """
@@ -403,12 +403,12 @@ RETURN graphName
 """
 
 # Concepts, claims and sources with the edges between them, all undirected (HippoRAG runs
-# PPR on an undirected graph); edges without a weight count once. A stage-2 NOT_SAME verdict
-# is not a fact, so no walk follows it.
+# PPR on an undirected graph); edges without a weight count once. Only knowledge edges: a
+# stage-2 verdict (NOT_SAME_AS) is not a fact, so no walk follows it.
 PROJECTION_CREATE = """
 MATCH (n) WHERE n:Concept OR n:Claim OR n:Source
-OPTIONAL MATCH (n)-[r:RELATES_TO|DERIVED_FROM|PART_OF]->(m)
-WHERE (m:Concept OR m:Claim OR m:Source) AND coalesce(r.kind, '') <> 'not_same_as'
+OPTIONAL MATCH (n)-[r:ABOUT|RELATED_TO|DERIVED_FROM|PART_OF]->(m)
+WHERE m:Concept OR m:Claim OR m:Source
 WITH gds.graph.project($graph, n, m, {
   sourceNodeLabels: labels(n), targetNodeLabels: labels(m), relationshipType: type(r),
   relationshipProperties: {weight: toFloat(coalesce(r.weight, 1.0))}
@@ -421,9 +421,8 @@ PROJECTABLE_COUNTS = """
 CALL () { MATCH (n:Concept) RETURN count(n) AS concepts }
 CALL () { MATCH (n:Claim) RETURN count(n) AS claims }
 CALL () { MATCH (n:Source) RETURN count(n) AS sources }
-CALL () { MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS relates }
-CALL () { MATCH ()-[r:RELATES_TO {kind: 'not_same_as'}]->() RETURN count(r) AS verdicts }
+CALL () { MATCH ()-[r:ABOUT|RELATED_TO]->() RETURN count(r) AS relates }
 CALL () { MATCH ()-[r:DERIVED_FROM]->() RETURN count(r) AS derived }
 CALL () { MATCH ()-[r:PART_OF]->() RETURN count(r) AS parts }
-RETURN concepts + claims + sources AS nodes, 2 * (relates - verdicts + derived + parts) AS relationships
+RETURN concepts + claims + sources AS nodes, 2 * (relates + derived + parts) AS relationships
 """

@@ -1,7 +1,7 @@
 """"Find something shaped like X": concepts whose typed neighbourhood matches X's.
 
 X's signature counts its neighbours per (relation, neighbour type), e.g.
-{association:Database: 1, association:Algorithm: 2}, read live from X's edges. Candidates
+{related:Database: 1, related:Algorithm: 2}, read live from X's edges. Candidates
 come from the stored signatures (``signatures.py``): the full-text index hands over the
 ``shape_pool`` concepts of X's type whose tokens best match X's, so the cost of a question
 does not grow with the graph; concepts of any type are asked for only when none of X's type

@@ -1,7 +1,7 @@
 """"What else relates to X": Personalized PageRank seeded at X, on the concept layer.
 
 The stream runs on the named projection (never projected per query), filtered to Concept
-nodes and their RELATES_TO / PART_OF edges, weighted by how many claims state an edge.
+nodes and their RELATED_TO / PART_OF edges, weighted by how many claims state an edge.
 A node written after the projection's last refresh is not in it: GDS refuses a run whose
 seeds it does not hold, so such seeds are left out (``without_absent``) and the answer says
 so, instead of the question failing while an ingest runs beside it.
@@ -21,7 +21,7 @@ from graphwiki_assets.core.query.projection import with_projection
 from graphwiki_assets.core.query.subgraph import claims_linking
 from graphwiki_assets.core.store.driver import GraphStore
 
-CONCEPT_EDGES = ("RELATES_TO", "PART_OF")
+CONCEPT_EDGES = ("RELATED_TO", "PART_OF")
 # GDS 2.13's words, with or without a label filter:
 #   "sourceNodes nodes do not exist in the in-memory graph: [12]"
 #   "sourceNodes nodes do not exist in the in-memory graph for the labels ['Concept']: [12, 13]"

@@ -1,7 +1,7 @@
 """Stored neighbourhood signatures: what "find something shaped like X" is matched against.
 
 A concept's signature counts its neighbours per entry, an entry being relation, direction
-and neighbour type ('association:Database', 'part_of>:Place'), exactly as the query reads
+and neighbour type ('related:Database', 'part_of>:Place'), exactly as the query reads
 X's own. Comparing X with every concept at question time reads the whole graph, so each
 concept keeps its signature (``shape_entries`` / ``shape_counts``) and a line of tokens
 (``shape_tokens``) in the full-text index ``concept_shapes``: finding the concepts that

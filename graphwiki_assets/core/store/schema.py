@@ -20,11 +20,12 @@ Nodes
 
 Relationships
   (Concept|Claim)-[:DERIVED_FROM]->(Source)            provenance: the citation
-  (Claim)-[:RELATES_TO {kind:'about'}]->(Concept)      what a claim is about
-  (Concept)-[:RELATES_TO {kind:'association'}]->(Concept)  co-stated in a claim
-  (Concept)-[:RELATES_TO {kind:'not_same_as'}]->(Concept)  stage-2 NOT_SAME
+  (Claim)-[:ABOUT]->(Concept)                          what a claim is about
+  (Concept)-[:RELATED_TO {claims, weight}]->(Concept)  co-stated in claims (weight = how many)
   (Claim)-[:CONTRADICTS]->(Claim)                      both 'disputed' until settled
   (Concept)-[:PART_OF]->(Concept)                      hierarchy / composition
+  (Concept)-[:NOT_SAME_AS {judgment_id}]->(Concept)    a stage-2 verdict, not a fact: no
+      retrieval, projection or impact walk follows it (the :Judgment is the record)
 
 status is one of current | superseded | disputed.
 """
@@ -32,11 +33,9 @@ status is one of current | superseded | disputed.
 from __future__ import annotations
 
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.migrations import migrate
 
 STATUSES = ("current", "superseded", "disputed")
-REL_ABOUT = "about"
-REL_ASSOCIATION = "association"
-REL_NOT_SAME = "not_same_as"
 
 CONSTRAINTS = [
     "CREATE CONSTRAINT source_id IF NOT EXISTS FOR (n:Source) REQUIRE n.id IS UNIQUE",
@@ -80,7 +79,8 @@ class SchemaMismatch(RuntimeError):
 
 
 def ensure_schema(store: GraphStore, dimension: int) -> None:
-    """Create constraints and indexes if missing; refuse a vector index of another dimension."""
+    """Create constraints and indexes if missing, upgrade a graph an earlier version wrote;
+    refuse a vector index of another dimension."""
     for statement in CONSTRAINTS + INDEXES:
         store.query(statement)
     for name, label in VECTOR_INDEXES.items():
@@ -98,3 +98,4 @@ def ensure_schema(store: GraphStore, dimension: int) -> None:
             "use a fresh GRAPHWIKI_HOME or the same embedding model."
         )
     store.query("CALL db.awaitIndexes(300)")
+    migrate(store)

@@ -1,0 +1,78 @@
+"""Upgrades of graphs written by earlier versions, applied at start-up; each is idempotent.
+
+Relationship types. Earlier graphs told three meanings apart by a ``kind`` property on one
+type, ``RELATES_TO``: claim->concept ``about``, concept->concept ``association`` and the
+stage-2 verdict ``not_same_as``. A walk that forgot to filter ``kind`` followed verdicts
+as if they were facts, so each meaning now has its own type (``ABOUT``, ``RELATED_TO``,
+``NOT_SAME_AS``) and no query needs to remember anything. An edge of an unknown kind is
+left as it is; the lint reports it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from neo4j.exceptions import ClientError
+
+from graphwiki_assets.core.store.driver import GraphStore
+
+# kind -> new type; the types are fixed identifiers (a type cannot be a parameter).
+RELATES_TO_KINDS = {"about": "ABOUT", "association": "RELATED_TO", "not_same_as": "NOT_SAME_AS"}
+
+_COUNT_OLD = "MATCH ()-[r:RELATES_TO]->() WHERE r.kind IN $kinds RETURN count(r) AS n"
+
+_MOVE = """
+MATCH (a)-[r:RELATES_TO {{kind: $kind}}]->(b)
+CALL (a, r, b) {{
+  MERGE (a)-[n:{new_type}]->(b)
+  SET n += properties(r)
+  REMOVE n.kind
+  DELETE r
+}} IN TRANSACTIONS OF 5000 ROWS
+"""
+
+# Stored neighbourhood signatures name the relation; they are rebuilt by the query upkeep.
+_FORGET_SIGNATURES = """
+MATCH (c:Concept) WHERE c.shape_at IS NOT NULL
+CALL (c) { REMOVE c.shape_at } IN TRANSACTIONS OF 10000 ROWS
+"""
+
+# In-memory GDS projections hold the old types; the next query builds a new one.
+_DROP_PROJECTIONS = """
+CALL gds.graph.list() YIELD graphName
+WITH graphName WHERE graphName STARTS WITH 'graphwiki'
+CALL gds.graph.drop(graphName, false) YIELD graphName AS dropped
+RETURN count(dropped) AS dropped
+"""
+
+
+@dataclass(frozen=True)
+class MigrationReport:
+    relationships: dict[str, int]
+
+    @property
+    def changed(self) -> bool:
+        return any(self.relationships.values())
+
+
+def migrate_relationship_types(store: GraphStore) -> MigrationReport:
+    """``RELATES_TO {kind}`` edges become edges of one type per meaning; a no-op when none is left."""
+    if not store.query(_COUNT_OLD, kinds=list(RELATES_TO_KINDS))[0]["n"]:
+        return MigrationReport(relationships={})
+    moved: dict[str, int] = {}
+    for kind, new_type in RELATES_TO_KINDS.items():
+        before = store.query("MATCH ()-[r:RELATES_TO {kind: $kind}]->() RETURN count(r) AS n", kind=kind)[0]["n"]
+        if before:
+            store.query_batched(_MOVE.format(new_type=new_type), kind=kind)
+        moved[new_type] = before
+    store.query_batched(_FORGET_SIGNATURES)
+    try:
+        store.query(_DROP_PROJECTIONS)
+    except ClientError:  # a server without GDS has no projections to drop
+        pass
+    return MigrationReport(relationships=moved)
+
+
+def migrate(store: GraphStore) -> MigrationReport:
+    """Every upgrade, in order."""
+    return migrate_relationship_types(store)
