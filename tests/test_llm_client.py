@@ -123,6 +123,6 @@ def test_duplicate_verdicts_keep_the_first():
     from graphwiki_assets.core.llm.requests import JudgeResponse, Verdict
 
     req = JudgeRequest(pairs=[JudgePair(pair_id="p", mention=EntityView(name="A"), candidate=EntityView(name="B"))])
-    llm = Scripted(JudgeResponse(verdicts=[Verdict(pair_id="p", same=False, confidence=3.0), Verdict(pair_id="p", same=True)]))
+    llm = Scripted(JudgeResponse(verdicts=[Verdict(pair_id="p", verdict="DIFFERENT", confidence=3.0), Verdict(pair_id="p", verdict="SAME")]))
     resp = llm.judge(req)
     assert [(v.same, v.confidence) for v in resp.verdicts] == [(False, 1.0)] and resp.dropped == 1

@@ -1,4 +1,5 @@
-"""Offline stage-2 judgment: same real-world entity, or only related?"""
+"""Offline stage-2 judgment: the same real-world entity, a different but related one, or a
+different one with nothing a text connects them by?"""
 
 from __future__ import annotations
 
@@ -69,6 +70,34 @@ def test_not_same(a, b):
     v = verdict(a, b)
     assert not v.same, v.reason
     assert not verdict(b, a).same
+
+
+# Not the same; RELATED when a text connects them, DIFFERENT when none does.
+RELATED = [
+    (E(name="Harborline"), E(name="Harborline Cloud")),  # one name is the other plus words
+    (E(name="Vexa", context="Vexa is a product of Kortel."), E(name="Kortel")),
+    (E(name="Tillmoor Bridge", context="Tillmoor Bridge crosses the Auden river."),
+     E(name="Auden", type="River", context="The Auden flows north.")),  # the context names the other
+    (E(name="Marrow", type="Language", context="Marrow is the job language of Pellstone."),
+     E(name="Pellstone", type="Software", context="Pellstone runs streaming jobs.")),  # types differ, yet connected
+]
+DIFFERENT = [
+    (E(name="Drenmark"), E(name="Solvane")),
+    (E(name="AWS"), E(name="Azure")),  # the same kind of thing is not a connection
+    (E(name="QDX", context="QDX is not to be confused with QDR."), E(name="QDR")),  # named only to tell apart
+    (E(name="Mercury", type="Planet", context="Mercury is the smallest planet."),
+     E(name="Mercury", type="Element", context="Mercury is a chemical element.")),
+]
+
+
+@pytest.mark.parametrize("a,b", RELATED, ids=[f"{a.name}~{b.name}" for a, b in RELATED])
+def test_related(a, b):
+    assert verdict(a, b).verdict == "RELATED" == verdict(b, a).verdict, verdict(a, b).reason
+
+
+@pytest.mark.parametrize("a,b", DIFFERENT, ids=[f"{a.name}~{b.name}" for a, b in DIFFERENT])
+def test_different(a, b):
+    assert verdict(a, b).verdict == "DIFFERENT" == verdict(b, a).verdict, verdict(a, b).reason
 
 
 def test_every_verdict_has_a_reason_and_a_bounded_confidence():

@@ -265,7 +265,19 @@ def _judge_request() -> JudgeRequest:
 
 
 def _verdicts(*items) -> str:
-    return json.dumps({"verdicts": [{"pair_id": i, "same": s, "confidence": 0.9, "reason": "r"} for i, s in items]})
+    return json.dumps({"verdicts": [{"pair_id": i, "verdict": "SAME" if s else "DIFFERENT", "confidence": 0.9,
+                                     "reason": "r"} for i, s in items]})
+
+
+def test_verdicts_are_three_way_and_an_older_two_way_answer_still_reads(server):
+    server.push(Reply(json.dumps({"verdicts": [
+        {"pair_id": "p1", "same": True, "confidence": 0.9, "reason": "acronym"},  # the v4 form
+        {"pair_id": "p2", "verdict": "related", "confidence": 0.8, "reason": "a product line of it"}]})))
+    resp = make_llm(server).judge(_judge_request())
+    assert [(v.pair_id, v.verdict) for v in resp.verdicts] == [("p1", "SAME"), ("p2", "RELATED")]
+    schema = server.requests[0]["response_format"]["json_schema"]["schema"]
+    verdict = schema["properties"]["verdicts"]["items"]["properties"]["verdict"]
+    assert verdict["enum"] == ["SAME", "RELATED", "DIFFERENT"]
 
 
 def test_unknown_ids_are_dropped_and_missing_ids_reasked_once(server):

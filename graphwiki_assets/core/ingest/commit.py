@@ -33,6 +33,8 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
     targets = [{"id": j.id, "concept_id": j.concept_id} for p in plans for j in p.judgments]
     not_same = [{"from": a.concept_id, "to": other, "judgment_id": judgment}
                 for p in plans for a in p.actions for other, judgment in a.not_same_as.items()]
+    related = [{"from": a.concept_id, "to": other, "judgment_id": a.not_same_as.get(other), "reason": reason}
+               for p in plans for a in p.actions for other, reason in a.related_to.items()]
     claims = [c.model_dump() for link in links for c in link.claims]
     associations = [a for link in links for a in link.associations]
     contradictions = [c.model_dump() for link in links for c in link.contradictions]
@@ -50,6 +52,7 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
         rows(tx, cypher.MERGE_JUDGMENTS, judgments=judgments, now=now)
         rows(tx, cypher.SET_JUDGMENT_TARGETS, targets=targets)
         rows(tx, cypher.MERGE_NOT_SAME, links=not_same, now=now)
+        rows(tx, cypher.MERGE_JUDGED_RELATED, links=related, now=now)
         rows(tx, cypher.MERGE_CLAIMS, claims=claims, now=now)
         rows(tx, cypher.MERGE_ASSOCIATIONS, pairs=associations, now=now)
         rows(tx, cypher.MERGE_CONTRADICTIONS, pairs=contradictions, backend=backend, now=now)

@@ -132,6 +132,16 @@ MERGE (a)-[r:NOT_SAME_AS]->(b)
 ON CREATE SET r.judgment_id = l.judgment_id, r.created_at = datetime($now)
 """
 
+# A RELATED verdict is knowledge: the judge read a connection in the texts. The edge is
+# the same RELATED_TO that claims state (either direction), with the judge's reason.
+MERGE_JUDGED_RELATED = """
+UNWIND $links AS l
+MATCH (a:Concept {id: l.from}), (b:Concept {id: l.to})
+MERGE (a)-[r:RELATED_TO]-(b)
+ON CREATE SET r.claims = [], r.weight = 1, r.created_at = datetime($now)
+SET r.judgment_id = coalesce(r.judgment_id, l.judgment_id), r.reason = coalesce(r.reason, l.reason)
+"""
+
 MERGE_JUDGMENTS = """
 UNWIND $judgments AS j
 MERGE (n:Judgment {id: j.id})
@@ -163,7 +173,7 @@ ON CREATE SET r.created_at = datetime($now)
 MERGE_ASSOCIATIONS = """
 UNWIND $pairs AS p
 MATCH (a:Concept {id: p.a}), (b:Concept {id: p.b})
-MERGE (a)-[r:RELATED_TO]->(b)
+MERGE (a)-[r:RELATED_TO]-(b)
 ON CREATE SET r.claims = [], r.created_at = datetime($now)
 SET r.claims = CASE WHEN p.claim IN r.claims THEN r.claims ELSE r.claims + p.claim END,
     r.weight = size(CASE WHEN p.claim IN r.claims THEN r.claims ELSE r.claims + p.claim END)

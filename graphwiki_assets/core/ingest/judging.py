@@ -70,5 +70,5 @@ def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], conf
         if isinstance(result, LLMError):
             raise result
         verdicts.update(result)
-    return [verdicts.get(f"p{i}") or Verdict(pair_id=f"p{i}", same=False, confidence=0.0, reason=NO_VERDICT)
+    return [verdicts.get(f"p{i}") or Verdict(pair_id=f"p{i}", verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT)
             for i in range(len(pairs))]

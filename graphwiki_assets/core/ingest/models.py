@@ -48,7 +48,7 @@ class JudgmentRecord(BaseModel):
     mention_context: str
     candidate_id: str
     candidate_name: str
-    verdict: str  # SAME | NOT_SAME
+    verdict: str  # SAME | RELATED | DIFFERENT (NOT_SAME in graphs of earlier versions)
     score: float
     backend: str
     reason: str
@@ -70,6 +70,8 @@ class ConceptAction(BaseModel):
     embedding: list[float] | None
     # concepts judged not the same -> the judgment's id (the edge points at its record)
     not_same_as: dict[str, str] = Field(default_factory=dict)
+    # concepts judged RELATED -> the judge's reason: a knowledge edge (DIFFERENT makes none)
+    related_to: dict[str, str] = Field(default_factory=dict)
 
 
 class ResolutionPlan(BaseModel):

@@ -267,7 +267,7 @@ def resolve_batch(store: GraphStore, llm: LLMClient, batch: list[Candidates], ve
         group = []
         for cand in s.candidates.get(m.index, []):
             if cand.kind != SOURCE and disjoint_types(m.type, cand.type):
-                ruled[len(pairs)] = Verdict(pair_id=f"p{len(pairs)}", same=False, confidence=1.0,
+                ruled[len(pairs)] = Verdict(pair_id=f"p{len(pairs)}", verdict="DIFFERENT", confidence=1.0,
                                             reason=f"disjoint kinds: {m.type} vs {cand.type}")
             else:
                 group.append(len(pairs))
@@ -324,17 +324,20 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
             created_here.add(concept_id)
         target[m.index] = concept_id
         not_same: dict[str, str] = {}  # the other concept -> the judgment that kept them apart
+        related: dict[str, str] = {}  # the other concept -> why the judge found them related
         for c, v in mine:
             if v.same or c.kind == SOURCE:
                 continue
             other = c.id if c.kind == GRAPH else target[c.other]
             if other != concept_id and other not in not_same:
                 not_same[other] = _judgment_id(m, c, mentions)
+                if v.verdict == "RELATED":
+                    related[other] = v.reason
         actions.append(ConceptAction(
             source_id=m.source_id, mention_index=m.index - _first_of_doc(mentions, m.doc), concept_id=concept_id,
             created=created, name=m.name, type=m.type, description=m.description or m.context,
             aliases=list(dict.fromkeys([m.name, *m.aliases])),  # the surface form becomes an alias
-            keys=m.keys, embedding=m.embedding, not_same_as=not_same))
+            keys=m.keys, embedding=m.embedding, not_same_as=not_same, related_to=related))
 
     judgments: list[JudgmentRecord] = []
     for (m, cand), verdict, backend in zip(pairs, verdicts, backends):
@@ -344,7 +347,7 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
         judgments.append(JudgmentRecord(
             id=_judgment_id(m, cand, mentions), source_id=m.source_id, mention=m.name,
             mention_context=m.context, candidate_id=cand.id if other is None else target[other.index],
-            candidate_name=cand.name, verdict="SAME" if verdict.same else "NOT_SAME", score=round(float(cand.score), 4),
+            candidate_name=cand.name, verdict=verdict.verdict, score=round(float(cand.score), 4),
             backend=backend, reason=verdict.reason, concept_id=target[m.index]))
     for m in mentions:
         if m.index in s.exact_graph:

@@ -39,7 +39,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "stale_concepts": ("warn", "live concepts neither updated nor re-seen through a source within the window"),
     "oversized_hubs": ("warn", "concepts with more relationships than the hub limit (split into sub-topics)"),
     "open_disputes": ("info", "unresolved CONTRADICTS pairs, kept on purpose until settled (with their age)"),
-    "judgment_sample": ("info", "a random sample of unreviewed stage-2 judgments (SAME and NOT_SAME) to "
+    "judgment_sample": ("info", "a random sample of unreviewed stage-2 judgments (of each verdict) to "
                                 "spot-check with `graphwiki review`"),
 }
 
@@ -54,7 +54,7 @@ ALLOWED = {
     "Source": {"status": ["current", "superseded"]},
     "Concept": {"status": list(STATUSES)},
     "Claim": {"status": list(STATUSES)},
-    "Judgment": {"verdict": ["SAME", "NOT_SAME"]},
+    "Judgment": {"verdict": ["SAME", "RELATED", "DIFFERENT", "NOT_SAME"]},  # NOT_SAME: earlier versions
 }
 
 

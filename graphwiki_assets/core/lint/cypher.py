@@ -300,9 +300,9 @@ MATCH (j:Judgment)
 RETURN count(j) AS total, count(CASE WHEN NOT coalesce(j.reviewed, false) THEN 1 END) AS unreviewed
 """
 
-# Up to $size of each verdict, so NOT_SAME calls are sampled as well as merges.
+# Up to $size of each verdict, so the calls that kept two apart are sampled as well as merges.
 JUDGMENT_SAMPLE = f"""
-UNWIND ['SAME', 'NOT_SAME'] AS verdict
+UNWIND ['SAME', 'RELATED', 'DIFFERENT', 'NOT_SAME'] AS verdict
 CALL (verdict) {{
   MATCH (j:Judgment {{verdict: verdict}}) WHERE NOT coalesce(j.reviewed, false)
   WITH j ORDER BY rand() LIMIT $size

@@ -2,7 +2,8 @@
 
 Confirming only marks the judgment reviewed. Rejecting undoes its decision in one
 transaction: a rejected SAME splits the mention back out of the node it was merged into
-(``split.py``); a rejected NOT_SAME merges the two nodes (``merge.py``). Nothing is deleted:
+(``split.py``); a rejected RELATED or DIFFERENT (NOT_SAME before) merges the two nodes
+(``merge.py``). Nothing is deleted:
 the judgment keeps the original verdict next to ``review_verdict``, split and absorbed
 nodes record where they came from or went.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from itertools import zip_longest
 from typing import Any, Callable
 
 from neo4j import ManagedTransaction
@@ -73,13 +75,14 @@ def count_judgments(store: GraphStore) -> dict[str, int]:
 
 
 def sample_judgments(store: GraphStore, size: int = 10) -> list[JudgmentView]:
-    """Up to ``size`` unreviewed judgments, alternating SAME and NOT_SAME while both last."""
+    """Up to ``size`` unreviewed judgments, taking each verdict in turn (SAME, RELATED,
+    DIFFERENT) while they last, so a small sample still shows every kind of decision."""
     found = [JudgmentView.from_row(r) for r in store.query(cypher.JUDGMENT_SAMPLE, size=max(size, 0))]
-    same = [j for j in found if j.verdict == "SAME"]
-    not_same = [j for j in found if j.verdict != "SAME"]
-    mixed = [j for pair in zip(same, not_same) for j in pair]
-    rest = same[len(not_same):] + not_same[len(same):]
-    return (mixed + rest)[:size]
+    groups: dict[str, list[JudgmentView]] = {}
+    for j in found:
+        groups.setdefault(j.verdict, []).append(j)
+    mixed = [j for turn in zip_longest(*groups.values()) for j in turn if j is not None]
+    return mixed[:size]
 
 
 def get_judgment(store: GraphStore, judgment_id: str) -> JudgmentView:

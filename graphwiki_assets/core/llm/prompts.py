@@ -24,7 +24,7 @@ from graphwiki_assets.core.llm.requests import (
 )
 
 EXTRACT_PROMPT_VERSION = "extract/v3"
-JUDGE_PROMPT_VERSION = "judge/v4"
+JUDGE_PROMPT_VERSION = "judge/v5"
 CONFLICT_PROMPT_VERSION = "conflict/v3"
 SUMMARY_PROMPT_VERSION = "summary/v3"
 ROUTE_PROMPT_VERSION = "route/v2"
@@ -86,13 +86,15 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
 
 def judge_messages(req: JudgeRequest) -> Messages:
     system = (
-        "You do entity resolution. For each pair decide: is the mention the SAME "
-        "real-world entity as the candidate (synonym, acronym, alternative name, spelling "
-        "variant), or a different entity that is merely related (a product of a company, "
-        "a part of a whole, a sibling in the same category)? A name that contains the other "
-        "name plus extra words usually names a different, related thing. Decide from the "
-        "names, types, aliases and context only. When unsure answer same=false: a wrong "
-        "merge is worse than a missed one. The data lists every entity once as a row of "
+        "You do entity resolution. For each pair give one verdict: SAME when the mention is "
+        "the same real-world entity as the candidate (synonym, acronym, alternative name, "
+        "spelling variant); RELATED when it is a different entity with a direct connection "
+        "to the candidate that the names or contexts show (a product of a company, a part of "
+        "a whole, one built on or named after the other); DIFFERENT otherwise (only the same "
+        "category or topic is not a connection). A name that contains the other name plus "
+        "extra words usually names a different, related thing. Decide from the names, types, "
+        "aliases and context only. When unsure between SAME and anything else, do not answer "
+        "SAME: a wrong merge is worse than a missed one. The data lists every entity once as a row of "
         "its columns, and each pair as [pair_id, mention row id, candidate row id]; return "
         "exactly one verdict per pair_id, with a reason of a few words."
     )
@@ -228,7 +230,8 @@ JUDGE_SCHEMA = _obj(
     {
         "verdicts": {
             "type": "array",
-            "items": _obj({"pair_id": _STR, "same": {"type": "boolean"}, "confidence": {"type": "number"}, "reason": _STR}),
+            "items": _obj({"pair_id": _STR, "verdict": {"type": "string", "enum": ["SAME", "RELATED", "DIFFERENT"]},
+                           "confidence": {"type": "number"}, "reason": _STR}),
         }
     }
 )

@@ -7,12 +7,15 @@ the cache can always be traced to rules or to a named model.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 Shape = Literal["what_is", "related", "connect", "shaped_like", "compare", "topic", "provenance"]
 Relation = Literal["contradicts", "supports", "unrelated"]
+# Stage 2's question: the same real-world entity, a different but related one (a product of
+# a company, a part of a whole), or a different one with nothing to connect them.
+EntityVerdict = Literal["SAME", "RELATED", "DIFFERENT"]
 
 NO_VERDICT = "no verdict returned"
 
@@ -90,9 +93,27 @@ class JudgeRequest(BaseModel):
 
 class Verdict(BaseModel):
     pair_id: str
-    same: bool
+    verdict: EntityVerdict = "DIFFERENT"
     confidence: float = 0.5
     reason: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_boolean(cls, data: Any) -> Any:
+        # A model that answers the older two-way form ({"same": true}) is still understood.
+        if isinstance(data, dict) and "verdict" not in data and isinstance(data.get("same"), bool):
+            return {**data, "verdict": "SAME" if data["same"] else "DIFFERENT"}
+        return data
+
+    @field_validator("verdict", mode="before")
+    @classmethod
+    def _normalise(cls, value: Any) -> Any:
+        text = str(value).strip().upper().replace(" ", "_") if value is not None else "DIFFERENT"
+        return {"NOT_SAME": "DIFFERENT", "UNRELATED": "DIFFERENT", "SAME_ENTITY": "SAME"}.get(text, text)
+
+    @property
+    def same(self) -> bool:
+        return self.verdict == "SAME"
 
 
 class JudgeResponse(BaseModel):

@@ -188,7 +188,7 @@ def finish(task: str, req: Any, resp: Any, reask: Callable[[Any], Any]) -> Any:
     if task == "extract":
         return finish_extract_batch(req, resp, reask)
     if task == "judge":
-        return finish_verdicts(req, resp, reask, lambda i: Verdict(pair_id=i, same=False, confidence=0.0, reason=NO_VERDICT))
+        return finish_verdicts(req, resp, reask, lambda i: Verdict(pair_id=i, verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT))
     if task == "conflicts":
         return finish_verdicts(req, resp, reask, lambda i: ConflictVerdict(pair_id=i, relation="unrelated", reason=NO_VERDICT))
     if task == "support":

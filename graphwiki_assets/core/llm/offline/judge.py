@@ -1,5 +1,6 @@
 """Offline stage-2 judgment: is the mention the same real-world entity as the
-candidate, or only related?
+candidate (SAME), a different one with a direct connection to it (RELATED), or a
+different one with none (DIFFERENT)?
 
 Evidence, strongest first: a context that says they differ ("not to be confused with",
 "a product of", "developed by"); types that clearly differ; names equal after
@@ -7,7 +8,13 @@ normalisation; a stated alias; a context that says they are the same ("X (Y)", "
 known as", "stands for"); an acronym; a person's name with or without middle names.
 A name that is the other plus extra words ("Harborline" / "Harborline Cloud") is a
 different, related thing unless the extra words are only generic ("Inc", "database").
-Anything else is judged NOT_SAME: a wrong merge is worse than a missed one.
+Anything else is not SAME: a wrong merge is worse than a missed one.
+
+Between RELATED and DIFFERENT it looks for a connection a text states: one context names
+the other entity (other than to tell them apart: "not to be confused with"), or one name
+is the other plus extra words. Two things of one kind that no text connects are
+DIFFERENT. What it cannot do: read a relation that needs world knowledge, or one stated
+only in a source the contexts do not quote.
 """
 
 from __future__ import annotations
@@ -45,6 +52,12 @@ _DIFF_LINK = (
     r"(?:owned|made|developed|built|created|founded|acquired|operated|run|published|produced|offered|sold|"
     r"maintained|managed|hosted|replaced|succeeded|preceded|designed|invented|written|led|used)\s+by|"
     r"runs\s+(?:on|inside|in)|built\s+on(?:\s+top\s+of)?|based\s+on|inside|within|competes\s+with|compared\s+(?:to|with)"
+)
+# Phrases that tell two things apart without connecting them.
+_DISTINCTION = re.compile(
+    r"not\s+to\s+be\s+confused\s+with|distinct\s+from|different\s+from|differs\s+from|separate\s+from|"
+    r"not\s+the\s+same\s+as|unlike|as\s+opposed\s+to|rather\s+than",
+    re.IGNORECASE,
 )
 _RELATION_NOUN = (
     r"(?:'s)?\s+(?:product|service|subsidiary|brand|tool|feature|offering|platform|division|project|library|"
@@ -171,7 +184,40 @@ def _expansions(v: EntityView) -> list[str]:
     return [long.strip() for pair in found for long in pair if long.strip() and is_acronym_of(v.name, long.strip())]
 
 
-def judge_one(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
+def names_other(x: EntityView, y: EntityView) -> bool:
+    """A context names the other entity, other than only to tell the two apart. The
+    entity's own names are taken out first: "Mercury" in Mercury's context is itself."""
+    for ctx, own, other in ((x.context, x, y), (y.context, y, x)):
+        for name in sorted(_all_names(own), key=len, reverse=True):
+            if ctx and _in(ctx, name):
+                ctx = _rx(_name_pattern(name)).sub(" ", ctx)
+        if not ctx:
+            continue
+        for name in _all_names(other):
+            if not _in(ctx, name):
+                continue
+            for match in _rx(_name_pattern(name)).finditer(ctx):
+                before = ctx[max(0, match.start() - 40):match.start()]
+                if not _DISTINCTION.search(before):
+                    return True
+    return False
+
+
+def judge_one(x: EntityView, y: EntityView) -> tuple[str, float, str]:
+    same, confidence, reason = _same_or_not(x, y)
+    if same:
+        return "SAME", confidence, reason
+    if reason.startswith(_EXTENDS):
+        return "RELATED", confidence, reason
+    if names_other(x, y):
+        return "RELATED", confidence, f"{reason}; a context names the other"
+    return "DIFFERENT", confidence, reason
+
+
+_EXTENDS = "one name is the other plus"
+
+
+def _same_or_not(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
     if stated_different(x, y):
         return False, 0.9, "a context states they are different or related things"
     type_x, type_y = _type_of(x), _type_of(y)
@@ -201,7 +247,7 @@ def judge_one(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
         extra = [t for t in long if t not in short]
         if _generic_extension(long, short):
             return True, 0.65, f"names differ only by generic words ({' '.join(extra)})"
-        return False, 0.8, f"one name is the other plus '{' '.join(extra)}': a different, related thing"
+        return False, 0.8, f"{_EXTENDS} '{' '.join(extra)}': a different, related thing"
     return _by_similarity(x, y)
 
 
@@ -234,7 +280,7 @@ def _by_similarity(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
 def judge(req: JudgeRequest) -> JudgeResponse:
     verdicts = []
     for pair in req.pairs:
-        same, confidence, reason = judge_one(pair.mention, pair.candidate)
-        verdicts.append(Verdict(pair_id=pair.pair_id, same=same, confidence=confidence, reason=reason))
+        verdict, confidence, reason = judge_one(pair.mention, pair.candidate)
+        verdicts.append(Verdict(pair_id=pair.pair_id, verdict=verdict, confidence=confidence, reason=reason))
     return JudgeResponse(verdicts=verdicts)
 
