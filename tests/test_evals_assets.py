@@ -15,7 +15,8 @@ import pytest
 from graphwiki_assets.defs.evals.assets import CHECK, EVAL_ASSETS
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
-EVAL_NAMES = {"er_eval_general", "er_eval_invented", "multihop_eval_seed", "multihop_eval_musique",
+EVAL_NAMES = {"er_eval_general", "er_eval_invented", "er_eval_products_dev", "er_eval_products_test",
+              "multihop_eval_seed", "multihop_eval_musique",
               "multihop_eval_hotpotqa", "contradiction_eval", "extraction_eval_redocred", "answers_eval_seed"}
 
 

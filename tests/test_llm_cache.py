@@ -39,12 +39,12 @@ def test_the_cache_survives_the_process(tmp_path):
 
 def test_the_key_covers_request_prompt_version_and_backend():
     task = TASKS["extract"]
-    base = cache_key(task, "offline-rules/v1", DOC)
-    assert cache_key(task, "offline-rules/v1", DOC) == base
+    base = cache_key(task, "offline-rules/v2", DOC)
+    assert cache_key(task, "offline-rules/v2", DOC) == base
     assert cache_key(task, "openai:gpt-4o-mini", DOC) != base
-    assert cache_key(replace(task, version="extract/v999"), "offline-rules/v1", DOC) != base
-    assert cache_key(task, "offline-rules/v1", DOC.model_copy(update={"text": DOC.text + " "})) != base
-    assert cache_key(TASKS["summarize"], "offline-rules/v1", DOC) != base
+    assert cache_key(replace(task, version="extract/v999"), "offline-rules/v2", DOC) != base
+    assert cache_key(task, "offline-rules/v2", DOC.model_copy(update={"text": DOC.text + " "})) != base
+    assert cache_key(TASKS["summarize"], "offline-rules/v2", DOC) != base
 
 
 def test_a_corrupt_entry_is_recomputed_and_rewritten(tmp_path):
@@ -54,7 +54,7 @@ def test_a_corrupt_entry_is_recomputed_and_rewritten(tmp_path):
     path.write_text("{ truncated")
     llm.extract(DOC)
     assert llm.usage.calls == 2
-    assert json.loads(path.read_text())["response"]["backend"] == "offline-rules/v1"
+    assert json.loads(path.read_text())["response"]["backend"] == "offline-rules/v2"
 
 
 class Forgetful(BaseLLM):

@@ -37,6 +37,11 @@ SAME = [
     (E(name="Tchaikovsky", context="Russian composer of Swan Lake."), E(name="Tchaikowsky", context="He composed Swan Lake.")),
     (E(name="Mongo"), E(name="MongoDB")),  # a one-word name without its technical suffix
     (E(name="Postgres", context="Postgres stores rows in heap files."), E(name="PostgreSQL", context="PostgreSQL stores tables in heap files.")),
+    # listings of one product: identifiers agree, the rest is the maker or the platform
+    (E(name="Atlas Mapper v4.0", context="maker: Korvo"), E(name="Korvo Atlas Mapper 4 (Mac)")),
+    (E(name="atlasmapper 4 deluxe"), E(name="atlas mapper 4 deluxe")),
+    (E(name="Atlas Mapper Deluxe", context="maker: Korvo"), E(name="Korvo Atlas Mapper Deluxe [DVD]")),
+    (E(name="Atlas Mapper Deluxe"), E(name="Atlas Mapper Deluxe (Q7731XB2)")),  # a stock code
 ]
 
 NOT_SAME = [
@@ -55,6 +60,11 @@ NOT_SAME = [
     (E(name="Drenmark"), E(name="Solvane")),  # nothing in common: never merge by default
     (E(name="Tensor"), E(name="TensorFlow")),
     (E(name="Postgres", context="Postgres stores rows in heap files."), E(name="PostgreSQL Conference", context="A yearly meeting.")),
+    (E(name="Atlas Mapper 3"), E(name="Atlas Mapper 4")),  # versions differ
+    (E(name="Korvo Atlas Mapper 4 [Mac]"), E(name="Korvo Atlas Mapper 4 upgrade for Mac")),  # not a person's name
+    (E(name="Atlas Mapper", context="maker: Korvo"), E(name="Atlas Mapper Cloud")),  # an extra word nobody states
+    (E(name="Java", context="Java bytecode runs on the JVM, so one jar works on Linux and Windows."),
+     E(name="Java", context="Java holds more than half of the population, with its capital on the northwest coast.")),
 ]
 
 

@@ -54,6 +54,10 @@ def nonmatch_label(fa, fb):
         return "related"
     if len(title_words(fa) & title_words(fb)) >= 2:
         return "related"
+    # the Google side rarely names a manufacturer; a title's first word is then its brand
+    first = lambda f: (_WORD.findall(dict(f).get("title", "").lower()) or [""])[0]  # noqa: E731
+    if first(fa) and first(fa) == first(fb):
+        return "related"
     return "unrelated"
 
 
@@ -97,10 +101,11 @@ def main(argv):
     rng.shuffle(dev)
     rng.shuffle(test)
 
-    for fname, rows in (("products_dev.jsonl", dev), ("products_test.jsonl", test)):
+    # dev is the half rules may be tuned on, test the half that is only reported
+    for fname, rows, split in (("products_dev.jsonl", dev, "tune"), ("products_test.jsonl", test, "report")):
         with open(os.path.join(out, fname), "w", encoding="utf-8", newline="\n") as fh:
             for r in rows:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+                fh.write(json.dumps({**r, "split": split}, ensure_ascii=False) + "\n")
         counts = {}
         for r in rows:
             counts[r["label"]] = counts.get(r["label"], 0) + 1

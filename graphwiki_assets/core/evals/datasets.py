@@ -48,7 +48,9 @@ class MultihopSet:
         return evals_dir() / "multihop" / self.folder / "questions.jsonl"
 
 
-ER_SETS = {"er_eval_general": "general", "er_eval_invented": "invented"}
+ER_SETS = {"er_eval_general": "general", "er_eval_invented": "invented",
+           # Amazon-Google product listings (evals/er/PRODUCTS.md): rules may look at dev only
+           "er_eval_products_dev": "products_dev", "er_eval_products_test": "products_test"}
 MULTIHOP_SETS = {
     "multihop_eval_seed": MultihopSet("seed", "seed"),
     "multihop_eval_musique": MultihopSet("musique", "musique"),

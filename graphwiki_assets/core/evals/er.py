@@ -44,6 +44,7 @@ class Pair:
     label: str
     a: dict
     b: dict
+    split: str = ""  # "tune" (rules may be looked at against it) | "report" (only reported)
 
     @property
     def same(self) -> bool:
@@ -54,7 +55,7 @@ def load_pairs(path: Path | str, limit: int | None = None) -> list[Pair]:
     pairs = []
     for where, row in jsonl_records(path):
         require_label(where, row, LABELS)
-        pairs.append(Pair(len(pairs), row.get("domain", ""), row["label"], row["a"], row["b"]))
+        pairs.append(Pair(len(pairs), row.get("domain", ""), row["label"], row["a"], row["b"], row.get("split", "")))
     return pairs[:limit] if limit else pairs
 
 
@@ -128,10 +129,31 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
                                                            else "no verdict returned"),
             })
     causes = [f"{e['cause']}:{'missed_same' if e['label'] == 'same' else 'false_same'}" for e in errors]
-    result.update({"llm_calls": calls, "judged_pairs": len(survivors),
+    # Three-way: what the judge said, per label, for the pairs it saw.
+    said = {label: {} for label in LABELS}
+    for p in survivors:
+        if p.index in verdicts:
+            said[p.label][verdicts[p.index].verdict] = said[p.label].get(verdicts[p.index].verdict, 0) + 1
+    result.update({"llm_calls": calls, "judged_pairs": len(survivors), "verdicts_by_label": said,
                    "errors_by_cause": {c: causes.count(c) for c in sorted(set(causes))},
                    "prompt_tokens": int(usage.get("prompt_tokens", 0)), "llm_usage": usage})
     return {"result": result, "errors": errors, "predicted": predicted, "verdicts": verdicts}
+
+
+def by_split(pairs: list[Pair], scores: dict[int, float], passed: dict[int, bool],
+             predicted: dict[int, bool]) -> dict:
+    """The tune and report halves side by side: only the report half is evidence."""
+    out = {}
+    for split in ("tune", "report"):
+        group = [p for p in pairs if p.split == split]
+        if not group:
+            continue
+        best = metrics.best_threshold([scores[p.index] for p in group], [p.same for p in group])
+        judged = metrics.scored([predicted[p.index] for p in group], [p.same for p in group])
+        out[split] = {"n": len(group), "cosine_only_best_f1": best["f1"],
+                      "stage1_same_passed": stage1_summary(group, passed)["same_passed"],
+                      "precision": judged["precision"], "recall": judged["recall"], "f1": judged["f1"]}
+    return out
 
 
 def by_domain(pairs: list[Pair], passed: dict[int, bool], predicted: dict[int, bool]) -> dict:
@@ -243,6 +265,7 @@ def run_er(pairs: list[Pair], embedder: Embedder, llm, store: GraphStore | None 
         "two_stage": judged["result"],
         "errors": judged["errors"],
         "by_domain": by_domain(pairs, passed, judged["predicted"]),
+        "by_split": by_split(pairs, scores, passed, judged["predicted"]),
     }
     rows = {p.index: {"pair": p.index, "domain": p.domain, "label": p.label, "a": p.a["name"], "b": p.b["name"],
                       "cosine": round(scores[p.index], 4), "stage1": passed[p.index],
@@ -265,6 +288,7 @@ def headline(result: dict) -> dict:
             "stage1.unrelated_screened", "two_stage.precision", "two_stage.recall", "two_stage.f1",
             "two_stage.llm_calls", "population.stage1.same_passed", "population.stage1.unrelated_screened",
             "population.two_stage.precision", "population.two_stage.recall", "population.two_stage.f1",
-            "population.two_stage.llm_calls"]
+            "population.two_stage.llm_calls", "by_split.report.cosine_only_best_f1", "by_split.report.precision",
+            "by_split.report.recall", "by_split.report.f1"]
     return {k: v for k in keys if (v := metrics.dotted(result, k)) is not None}
 

@@ -4,6 +4,14 @@ Every response is labelled with ``OFFLINE_LABEL``; bump its version whenever a r
 changes what it returns, so cached answers from older rules are not reused. Token
 counts are estimated from the prompt an LLM backend would have been sent, so costs
 stay comparable between the two.
+
+What the rules can do: read what a text states (definitions, "also known as", "a product
+of", negations, numbers and dates), match names by form (acronyms, spelling, corporate
+suffixes, identifiers such as versions and model numbers), and refuse when unsure. What
+they cannot: know the world. Two names of one thing that no text connects (a city's old
+and new name, a drug's generic and brand name, a nickname) stay apart, and a claim pair
+that contradicts only through outside knowledge is not seen. Precision comes first: a
+wrong merge or a false contradiction costs more than a missed one.
 """
 
 from __future__ import annotations
@@ -23,7 +31,8 @@ from graphwiki_assets.core.llm.requests import (
     SummaryBatchResponse,
 )
 
-OFFLINE_LABEL = "offline-rules/v1"
+OFFLINE_LABEL = "offline-rules/v2"
+
 
 def _extract_each(req: ExtractBatchRequest) -> ExtractBatchResponse:
     """Rules read one document at a time; a shared call is only a shared prompt."""

@@ -24,8 +24,9 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from graphwiki_assets.core.llm.offline.definitions import definition
+from graphwiki_assets.core.llm.offline.identifiers import identifiers_conflict, listing, same_listing
 from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, acronym_letters, is_acronym_of, type_key, types_conflict
-from graphwiki_assets.core.llm.offline.text import compact, content_words, name_tokens, split_sentences
+from graphwiki_assets.core.llm.offline.text import compact, content_words, name_tokens, split_sentences, strip_accents
 from graphwiki_assets.core.llm.requests import EntityView, JudgeRequest, JudgeResponse, Verdict
 
 # Extra words that do not change what a name denotes ("Harborline Inc", "Cypher query language").
@@ -142,8 +143,12 @@ def _all_names(v: EntityView) -> list[str]:
 
 
 def _person_variant(a: list[str], b: list[str]) -> bool:
-    """'Carl Rogers' / 'Carl Ransom Rogers', 'G. Stanley Hall' / 'Granville Stanley Hall'."""
-    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1] or "of" in a + b:
+    """'Carl Rogers' / 'Carl Ransom Rogers', 'G. Stanley Hall' / 'Granville Stanley Hall'.
+    A person's name has a few words and no numbers; a product's ("Atlas Mapper 4 for Mac")
+    is not read as one."""
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1] or "of" in a + b or max(len(a), len(b)) > 4:
+        return False
+    if any(ch.isdigit() for t in a + b for ch in t):
         return False
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     it = iter(long[:-1])
@@ -226,11 +231,15 @@ def _same_or_not(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
     names_x, names_y = _all_names(x), _all_names(y)
     cx, cy = {compact(n) for n in names_x} - {""}, {compact(n) for n in names_y} - {""}
     if compact(x.name) and compact(x.name) == compact(y.name):
+        if _unconnected_contexts(x, y):
+            return False, 0.6, _AMBIGUOUS
         return True, 0.92, "names match after normalisation"
     if cx & cy:
         return True, 0.88, "a stated alias matches the other name"
     if stated_same(x, y):
         return True, 0.85, "a context states they are the same"
+    if identifiers_conflict(listing(x.name), listing(y.name)):
+        return False, 0.8, "their identifiers (versions, model numbers, codes) differ"
     for a in names_x:
         for b in names_y:
             if is_acronym_of(a, b) or is_acronym_of(b, a):
@@ -241,7 +250,12 @@ def _same_or_not(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
                 return True, 0.75, f"'{a.name}' stands for '{long}', which names '{b.name}'"
     tx, ty = name_tokens(x.name), name_tokens(y.name)
     if _person_variant(tx, ty):
+        if _unconnected_contexts(x, y):
+            return False, 0.6, _AMBIGUOUS
         return True, 0.7, "same name with or without middle names or initials"
+    listed = same_listing(x.name, y.name, _stated_words(x), _stated_words(y))
+    if listed:
+        return True, 0.7, listed
     short, long = (tx, ty) if len(tx) <= len(ty) else (ty, tx)
     if short and len(long) > len(short) and _contains(long, short):
         extra = [t for t in long if t not in short]
@@ -249,6 +263,29 @@ def _same_or_not(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
             return True, 0.65, f"names differ only by generic words ({' '.join(extra)})"
         return False, 0.8, f"{_EXTENDS} '{' '.join(extra)}': a different, related thing"
     return _by_similarity(x, y)
+
+
+_AMBIGUOUS = "the same name in two contexts that share nothing: ambiguous, not merged"
+# Contexts this long that share no word are about different things, not two views of one.
+_SUBSTANTIVE_WORDS = 6
+
+
+def _unconnected_contexts(x: EntityView, y: EntityView) -> bool:
+    """Both contexts say enough, and nothing they say overlaps (names aside): a name alone
+    is weak evidence when it is ambiguous (a language and an island, a planet and a metal)."""
+    names = set(name_tokens(x.name)) | set(name_tokens(y.name))
+    a = set(content_words(x.context)) - names
+    b = set(content_words(y.context)) - names
+    return len(a) >= _SUBSTANTIVE_WORDS and len(b) >= _SUBSTANTIVE_WORDS and not a & b
+
+
+def _stated_words(v: EntityView) -> set[str]:
+    """Words the entity's context states besides its own names (its maker, say)."""
+    ctx = v.context
+    for name in sorted(_all_names(v), key=len, reverse=True):
+        if ctx and _in(ctx, name):
+            ctx = _rx(_name_pattern(name)).sub(" ", ctx)
+    return set(re.findall(r"[a-z]+", strip_accents(ctx).lower()))
 
 
 def _generic_extension(long: list[str], short: list[str]) -> bool:
@@ -266,7 +303,8 @@ def _by_similarity(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
     ratio = SequenceMatcher(None, a, b).ratio() if a and b else 0.0
     overlap = _context_overlap(x, y)
     digits_differ = re.findall(r"\d+", a) != re.findall(r"\d+", b)
-    if ratio >= 0.9 and min(len(a), len(b)) >= 6 and not digits_differ and (overlap >= 0.2 or not (x.context and y.context)):
+    if (ratio >= 0.9 and min(len(a), len(b)) >= 6 and not digits_differ and (overlap >= 0.2 or not (x.context and y.context))
+            and not _unconnected_contexts(x, y)):
         return True, 0.6, f"spelling variants (similarity {ratio:.2f})"
     short, long = sorted((a, b), key=len)
     if len(short) >= 5 and long.startswith(short) and not digits_differ:
