@@ -6,6 +6,7 @@ import importlib
 
 import dagster as dg
 
+from graphwiki_assets.defs.automation import after_ingest_sensor
 from graphwiki_assets.defs.resources import build_resources
 
 AREAS = ["ingest", "query", "lint", "evals"]
@@ -29,4 +30,5 @@ def defs() -> dg.Definitions:
     # One process per run: steps share the loaded embedding model, and backfills launched from
     # the asset graph (which do not use a job's executor) do the same.
     return dg.Definitions.merge(*_area_definitions(),
-                                dg.Definitions(resources=build_resources(), executor=dg.in_process_executor))
+                                dg.Definitions(resources=build_resources(), executor=dg.in_process_executor,
+                                               sensors=[after_ingest_sensor]))

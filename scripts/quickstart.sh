@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install, start Neo4j (with GDS) without Docker, and run the main ingest job on the
 # bundled sample in data/sources through Dagster; then lint. Open the UI afterwards with
-#   $VENV/bin/dagster dev -w workspace.yaml
+#   $VENV/bin/dg dev   (or: $VENV/bin/dagster dev -w workspace.yaml)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -20,6 +20,6 @@ cat <<MSG
 
 Done. Next:
   $VENV/bin/graphwiki ask "What is Cypher?"
-  DAGSTER_HOME=$DAGSTER_HOME $VENV/bin/dagster dev -w workspace.yaml   # UI on http://127.0.0.1:3000
+  cd $ROOT && DAGSTER_HOME=$DAGSTER_HOME $VENV/bin/dg dev   # UI on http://127.0.0.1:3000
   $VENV/bin/graphwiki neo4j stop
 MSG

@@ -5,6 +5,17 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VENV="$(scripts/setup.sh | tail -n1)"
+# The UI test drives Debian's Chromium headless; a fresh machine has none, so install it.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "Installing chromium and chromedriver for the UI test (apt-get)" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-liberation >/dev/null
+  else
+    echo "warning: chromium/chromedriver missing and cannot be installed here; the UI test will fail" \
+         "(apt-get install chromium chromium-driver fonts-liberation)" >&2
+  fi
+fi
 export GRAPHWIKI_TEST_BOLT_PORT="${GRAPHWIKI_TEST_BOLT_PORT:-7690}"
 export GRAPHWIKI_TEST_HOME="${GRAPHWIKI_TEST_HOME:-$(mktemp -d -t graphwiki-test.XXXXXX)}"
 export GRAPHWIKI_TEST_PASSWORD="${GRAPHWIKI_TEST_PASSWORD:-graphwiki-test}"

@@ -40,6 +40,25 @@ def test_verify_gates_are_blocking_checks_on_claim_links():
         assert repo.asset_graph.get_check_spec(key).blocking
 
 
+def test_an_ingest_brings_the_projection_signatures_and_lint_report_up_to_date_by_itself():
+    defs = _defs()
+    assert defs.resolve_sensor_def("after_ingest").default_status == dg.DefaultSensorStatus.RUNNING
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("sources", ["a.md", "b.md"])
+    derived = {dg.AssetKey(k) for k in ("graph_projection", "shape_signatures", "lint_report")}
+    requested = lambda result: {k for k in derived if result.get_num_requested(k)}  # noqa: E731
+    tick = dg.evaluate_automation_conditions(defs=defs, instance=instance)
+    for partition in ("a.md", "b.md"):  # a run wrote two sources
+        instance.report_runless_asset_event(dg.AssetMaterialization("claim_links", partition=partition))
+    tick = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=tick.cursor)
+    assert requested(tick) == derived
+    assert all(tick.get_num_requested(k) == 1 for k in derived)  # each once, not once per source
+    for key in derived:
+        instance.report_runless_asset_event(dg.AssetMaterialization(key))
+    tick = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=tick.cursor)
+    assert requested(tick) == set()  # up to date: nothing more until the next ingest
+
+
 def test_the_sources_sensor_targets_the_ingest_job_and_runs_by_default():
     defs = _defs()
     sensor = defs.resolve_sensor_def("sources_sensor")
@@ -49,9 +68,11 @@ def test_the_sources_sensor_targets_the_ingest_job_and_runs_by_default():
 
 def _sensor(instance, config, neo4j, cursor=None):
     from graphwiki_assets.defs.ingest.sensors import sources_sensor
+    from graphwiki_assets.defs.resources import LLMResource
 
     return sources_sensor(dg.build_sensor_context(instance=instance, cursor=cursor,
-                                                  resources={"graphwiki": config, "neo4j": neo4j}))
+                                                  resources={"graphwiki": config, "neo4j": neo4j,
+                                                             "llm": LLMResource()}))
 
 
 def _ranges(result) -> list[tuple[str, str]]:
@@ -71,6 +92,9 @@ def test_sensor_adds_partitions_for_new_files_and_requests_one_run_per_stretch_o
 
     first = _sensor(instance, config, neo4j)
     assert _ranges(first) == [("a.md", "b.md")]  # two new files, one run
+    tags = first.run_requests[0].tags  # what the runs list shows about the run
+    assert tags["graphwiki/sources"] == "2" and tags["graphwiki/llm"].startswith("offline-rules/")
+    assert tags["graphwiki/batch"] == str(config.ingest_batch)
     assert first.dynamic_partitions_requests[0].partition_keys == ["a.md", "b.md"]
     instance.add_dynamic_partitions("sources", ["a.md", "b.md"])
 

@@ -32,7 +32,9 @@ def test_eval_assets_form_their_own_group_with_nothing_upstream_or_downstream():
     graph = _defs().get_repository_def().asset_graph
     for name in EVAL_NAMES:
         node = graph.get(dg.AssetKey(name))
-        assert node.group_name == "evals"
+        # the corpus-scale sets (most of an hour) are not in the group whose "Materialize all" takes minutes
+        assert node.group_name == ("evals_corpus" if name in {"multihop_eval_musique", "multihop_eval_hotpotqa"}
+                                   else "evals")
         assert not node.parent_keys and not node.child_keys  # not on the ingest path
         [check] = node.check_keys
         assert check.name == CHECK and graph.get_check_spec(check).blocking

@@ -62,6 +62,7 @@ def test_a_clean_graph_materialises_with_markdown_tables_and_numbers_and_all_che
     assert isinstance(meta["report"], dg.MarkdownMetadataValue) and "## Checks" in meta["report"].value
     assert isinstance(meta["check_open_disputes"], dg.TableMetadataValue)
     assert len(meta["check_open_disputes"].records) == 1
+    assert meta["check_no_dangling_references"].value == "none found"  # not an empty table
     assert meta["orphan_rate"].value == 0.0 and meta["provenance_completeness"].value == 1.0
     assert meta["dangling_references"].value == 0 and meta["concepts"].value == 3
     assert all(e.passed for e in checks_by_name(result).values())

@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop
     from graphwiki_assets.core.evals.datasets import (ANSWER_SETS, CONTRADICTION_SETS, ER_SETS, EXTRACTION_SETS,
                                                       MULTIHOP_SETS, er_pairs, extraction_gold)
+    from graphwiki_assets.core.evals.instance import eval_server, eval_settings
     from graphwiki_assets.core.evals.runs import (answers_eval, contradictions_eval, er_eval, eval_clients,
                                                   extraction_eval, multihop_eval)
     from graphwiki_assets.core.settings import Settings
@@ -122,12 +123,13 @@ def run(args: argparse.Namespace) -> int:
             + [(name, contradictions_run) for name in CONTRADICTION_SETS]
             + [(name, extraction_run) for name in EXTRACTION_SETS]
             + [(name, answers_run) for name in ANSWER_SETS])
-    for name, runner in plan:
-        log(f"{name}")
-        result, summary = runner(name)
-        comparisons = baselines.compare(name, result, committed)
-        summary["checks"] = [c.as_dict() for c in comparisons]
-        out["regressions"] += [f"{name}: {c.describe()}" for c in baselines.regressions(comparisons)]
-        out["evals"][name] = summary
+    with eval_server(eval_settings(settings), log=log):  # one server for the series, stopped after
+        for name, runner in plan:
+            log(f"{name}")
+            result, summary = runner(name)
+            comparisons = baselines.compare(name, result, committed)
+            summary["checks"] = [c.as_dict() for c in comparisons]
+            out["regressions"] += [f"{name}: {c.describe()}" for c in baselines.regressions(comparisons)]
+            out["evals"][name] = summary
     print(json.dumps(out, indent=2, default=str))
     return 1 if out["regressions"] else 0

@@ -28,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.ingest.files import discover, partition_key
     from graphwiki_assets.core.settings import Settings
     from graphwiki_assets.defs.ingest.partitions import source_partitions
-    from graphwiki_assets.defs.ingest.sensors import RANGE_END, RANGE_START, ranges
+    from graphwiki_assets.core.llm.client import backend_label
+    from graphwiki_assets.defs.ingest.sensors import RANGE_END, RANGE_START, ranges, run_tags
 
     if args.sources:
         os.environ["GRAPHWIKI_SOURCES_DIR"] = str(args.sources.resolve())
@@ -53,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for first, last, count in ranges(list(ordered), set(keys)):
         result = job.execute_in_process(instance=instance, raise_on_error=False,
-                                        tags={RANGE_START: first, RANGE_END: last, "graphwiki/sources": str(count)})
+                                        tags={RANGE_START: first, RANGE_END: last,
+                                              **run_tags(count, backend_label(settings.llm), settings.ingest_batch)})
         results.append({"first": first, "last": last, "sources": count, "success": result.success,
                         "run_id": result.run_id})
         if not args.json:

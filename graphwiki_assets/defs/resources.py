@@ -73,6 +73,12 @@ class LLMResource(dg.ConfigurableResource):
         return LLMSettings(api_key=self.api_key or None, base_url=self.base_url or None, model=self.model,
                            timeout_s=self.timeout_s, max_retries=self.max_retries, concurrency=self.concurrency)
 
+    def label(self) -> str:
+        """Which backend runs will use (for run tags): the offline rules' label or the model."""
+        from graphwiki_assets.core.llm.client import backend_label
+
+        return backend_label(self.settings())
+
     def client(self):
         from graphwiki_assets.core.llm.client import build_llm
 

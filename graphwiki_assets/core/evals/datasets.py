@@ -38,6 +38,7 @@ def require_label(where: str, row: dict, labels: Iterable[str]) -> str:
 class MultihopSet:
     name: str
     folder: str
+    large: bool = False  # a corpus of thousands of passages: its ingest takes tens of minutes
 
     @property
     def corpus(self) -> Path:
@@ -53,8 +54,8 @@ ER_SETS = {"er_eval_general": "general", "er_eval_invented": "invented",
            "er_eval_products_dev": "products_dev", "er_eval_products_test": "products_test"}
 MULTIHOP_SETS = {
     "multihop_eval_seed": MultihopSet("seed", "seed"),
-    "multihop_eval_musique": MultihopSet("musique", "musique"),
-    "multihop_eval_hotpotqa": MultihopSet("hotpotqa", "hotpotqa"),
+    "multihop_eval_musique": MultihopSet("musique", "musique", large=True),
+    "multihop_eval_hotpotqa": MultihopSet("hotpotqa", "hotpotqa", large=True),
 }
 
 

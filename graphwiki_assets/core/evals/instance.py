@@ -4,6 +4,11 @@ By default it lives under ``$GRAPHWIKI_HOME/eval`` on Bolt port GRAPHWIKI_EVAL_B
 (7688) and is started on first use; GRAPHWIKI_EVAL_NEO4J_URI points at a disposable
 server instead. Every eval wipes it first, so runs hold an exclusive file lock: two evals
 (say, Dagster running two eval assets at once) never wipe each other's graph.
+
+When another program holds the default port, a free one is chosen and remembered in
+``$GRAPHWIKI_HOME/eval/bolt-port``. A server an eval started is stopped when the eval
+ends (it holds a gigabyte of heap), unless GRAPHWIKI_EVAL_KEEP_NEO4J=1 or an enclosing
+``eval_server`` keeps it up for a series of evals.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import socket
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -37,13 +43,72 @@ def eval_settings(base: Settings, env: Mapping[str, str] | None = None) -> Setti
                         password=env.get("GRAPHWIKI_EVAL_NEO4J_PASSWORD") or base.neo4j.password)
         settings = replace(base, neo4j=neo4j)
     else:
-        port = int(env.get("GRAPHWIKI_EVAL_BOLT_PORT") or DEFAULT_EVAL_BOLT_PORT)
-        settings = base.with_instance(base.home / "eval", port)
+        settings = base.with_instance(base.home / "eval", _eval_port(base, env))
     if settings.neo4j.uri == base.neo4j.uri:
         raise EvalInstanceError(
             f"the eval graph would be the user's graph ({base.neo4j.uri}); evals wipe their graph, "
             "so set GRAPHWIKI_EVAL_BOLT_PORT or GRAPHWIKI_EVAL_NEO4J_URI to another server.")
     return settings
+
+
+def _port_file(base: Settings) -> Path:
+    return base.home / "eval" / "bolt-port"
+
+
+def _eval_port(base: Settings, env: Mapping[str, str]) -> int:
+    if env.get("GRAPHWIKI_EVAL_BOLT_PORT"):
+        return int(env["GRAPHWIKI_EVAL_BOLT_PORT"])
+    try:
+        return int(_port_file(base).read_text().strip())
+    except (FileNotFoundError, ValueError):
+        return DEFAULT_EVAL_BOLT_PORT
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _on_a_free_port(settings: Settings, log) -> Settings:
+    """The eval instance, moved to a free port when another program holds its port (and the
+    user did not choose that port)."""
+    from graphwiki_assets.core.neo4j_server.server import Neo4jServer
+
+    server = Neo4jServer(settings.server, log=log)
+    if server.pid() is not None or not server._port_open() or os.environ.get("GRAPHWIKI_EVAL_BOLT_PORT"):
+        return settings
+    port = _free_port()
+    log(f"port {settings.server.bolt_port} is taken by another program; the eval Neo4j uses {port} "
+        f"(remembered in {settings.home / 'bolt-port'})")
+    settings.home.mkdir(parents=True, exist_ok=True)
+    (settings.home / "bolt-port").write_text(str(port))
+    return settings.with_instance(settings.home, port)
+
+
+def keep_running(env: Mapping[str, str] | None = None) -> bool:
+    return (os.environ if env is None else env).get("GRAPHWIKI_EVAL_KEEP_NEO4J", "") not in ("", "0", "false")
+
+
+@contextmanager
+def eval_server(settings: Settings, log=lambda msg: None) -> Iterator[Settings]:
+    """The eval instance up for a series of evals (``graphwiki bench``), stopped afterwards if
+    it was started here; yields the settings to use (the port may have moved)."""
+    if explicit_uri():
+        yield settings
+        return
+    from graphwiki_assets.core.neo4j_server.server import Neo4jServer
+
+    settings = _on_a_free_port(settings, log)
+    server = Neo4jServer(settings.server, log=log)
+    started = server.pid() is None
+    server.start()
+    try:
+        yield settings
+    finally:
+        if started and not keep_running():
+            server.stop()
+            log("stopped the eval Neo4j (GRAPHWIKI_EVAL_KEEP_NEO4J=1 keeps it running)")
 
 
 def explicit_uri(env: Mapping[str, str] | None = None) -> bool:
@@ -58,16 +123,24 @@ def _lock_path(settings: Settings) -> Path:
 @contextmanager
 def eval_store(settings: Settings, start: bool = True, log=lambda msg: None) -> Iterator[GraphStore]:
     """An exclusive, wiped-on-demand store on the eval instance (started here if needed)."""
+    if start and not explicit_uri():
+        settings = _on_a_free_port(settings, log)
     lock = open(_lock_path(settings), "w")
+    server = None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if start and not explicit_uri():
             from graphwiki_assets.core.neo4j_server.server import Neo4jServer
 
-            Neo4jServer(settings.server, log=log).start()
+            launcher = Neo4jServer(settings.server, log=log)
+            server = launcher if launcher.pid() is None else None  # running before: not ours to stop
+            launcher.start()
         with GraphStore(settings.neo4j) as store:
             yield store
     finally:
+        if server is not None and not keep_running():
+            server.stop()
+            log("stopped the eval Neo4j it started (GRAPHWIKI_EVAL_KEEP_NEO4J=1 keeps it running)")
         fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
 

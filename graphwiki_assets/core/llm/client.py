@@ -37,6 +37,15 @@ class LLMClient(Protocol):
     def support(self, req: r.SupportRequest) -> r.SupportResponse: ...
 
 
+def backend_label(settings: LLMSettings) -> str:
+    """The label a client built from these settings answers with, without building it."""
+    if settings.offline:
+        from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL
+
+        return OFFLINE_LABEL
+    return f"openai:{settings.model}"
+
+
 def build_llm(settings: LLMSettings, cache_dir: Path | None = None, **openai_options: Any) -> LLMClient:
     """``openai_options`` go to the OpenAI backend (``backoff_base``, ``backoff_max``,
     ``temperature``); the offline backend takes none."""

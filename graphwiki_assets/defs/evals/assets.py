@@ -20,6 +20,8 @@ from graphwiki_assets.core.evals.runs import answers_eval, contradictions_eval, 
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "evals"
+# "Materialize all" in the evals group takes minutes; the corpus-scale sets take most of an hour.
+LARGE_GROUP = "evals_corpus"
 CHECK = "no_regression"
 
 
@@ -126,11 +128,12 @@ def answers_metadata(result: dict) -> dict:
             "ingest": dg.MetadataValue.json(result["ingest"])}
 
 
-def eval_asset(name: str, description: str, run: Callable[..., dict], metadata: Callable[[dict], dict]):
+def eval_asset(name: str, description: str, run: Callable[..., dict], metadata: Callable[[dict], dict],
+               group: str = GROUP):
     """One eval as an asset: ``run(settings, embedder, llm, log)`` on the eval instance, then
     its metadata and the regression check."""
 
-    @dg.asset(name=name, group_name=GROUP, kinds={"python", "neo4j"}, check_specs=[_check_spec(name)],
+    @dg.asset(name=name, group_name=group, kinds={"python", "neo4j"}, check_specs=[_check_spec(name)],
               description=description)
     def _eval(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource,
               embeddings: EmbeddingResource, llm: LLMResource):
@@ -150,8 +153,11 @@ def _er(name: str):
 def _multihop(name: str):
     ds = MULTIHOP_SETS[name]
     run = partial(multihop_eval, corpus=ds.corpus, questions=ds.questions, name=ds.name)
+    slow = (" Slow: the ingest of thousands of passages takes about 40 minutes on two cores, so these sets have "
+            f"a group of their own ({LARGE_GROUP}).") if ds.large else ""
     return eval_asset(name, f"Multi-hop eval on evals/multihop/{ds.folder}: flat RAG vs graph retrieval at k=5 "
-                            "over one ingest into the eval instance.", run, multihop_metadata)
+                            f"over one ingest into the eval instance.{slow}", run, multihop_metadata,
+                      group=LARGE_GROUP if ds.large else GROUP)
 
 
 def _contradictions(name: str):

@@ -22,7 +22,7 @@ from graphwiki_assets.core.store.driver import GraphUnavailable
 from graphwiki_assets.defs.ingest.assets import MAX_PARTITIONS_PER_RUN
 from graphwiki_assets.defs.ingest.jobs import ingest_job
 from graphwiki_assets.defs.ingest.partitions import source_partitions
-from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
+from graphwiki_assets.defs.resources import GraphwikiConfig, LLMResource, Neo4jResource
 
 # Dagster's documented run tags for one run over a range of partitions.
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
@@ -52,11 +52,17 @@ def ranges(ordered: list[str], wanted: set[str], limit: int = MAX_PARTITIONS_PER
     return out
 
 
+def run_tags(count: int, llm_label: str, batch: int) -> dict[str, str]:
+    """What a run over sources is, at a glance in the runs list: how many, which LLM backend,
+    how many sources per batch."""
+    return {"graphwiki/sources": str(count), "graphwiki/llm": llm_label, "graphwiki/batch": str(batch)}
+
+
 @dg.sensor(job=ingest_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
            description="Watches the sources folder; new or changed files become partitions, and those whose text "
                        "the graph does not hold yet become a few runs of many partitions.")
 def sources_sensor(context: dg.SensorEvaluationContext, graphwiki: GraphwikiConfig,
-                   neo4j: Neo4jResource) -> dg.SensorResult | dg.SkipReason:
+                   neo4j: Neo4jResource, llm: LLMResource) -> dg.SensorResult | dg.SkipReason:
     folder = Path(graphwiki.sources_dir)
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     current: dict[str, str] = {}
@@ -89,7 +95,7 @@ def sources_sensor(context: dg.SensorEvaluationContext, graphwiki: GraphwikiConf
     for first, last, count in ranges(list(existing) + new_keys, wanted):
         digest = hashlib.sha1(json.dumps([current.get(k) for k in sorted(wanted)]).encode()).hexdigest()[:12]
         runs.append(dg.RunRequest(run_key=f"{first}..{last}@{digest}",
-                                  tags={RANGE_START: first, RANGE_END: last, "graphwiki/sources": str(count)}))
+                                  tags={RANGE_START: first, RANGE_END: last, **run_tags(count, llm.label(), graphwiki.ingest_batch)}))
     events = [
         dg.AssetMaterialization(asset_key=asset, partition=key, metadata={
             "status": "unchanged", "source_id": known[shas[key]],

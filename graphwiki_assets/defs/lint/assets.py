@@ -7,6 +7,7 @@ import dagster as dg
 from graphwiki_assets.core.lint.checks import CHECKS
 from graphwiki_assets.core.lint.drift import flag_file_drift
 from graphwiki_assets.core.lint.report import LintConfig, run_lint
+from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.lint.metadata import check_result, report_metadata
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
 
@@ -23,7 +24,7 @@ class LintRunConfig(dg.Config):
 
 
 @dg.asset(
-    group_name=GROUP, deps=["claim_links"], kinds={"neo4j"},
+    group_name=GROUP, deps=["claim_links"], kinds={"neo4j"}, automation_condition=AFTER_INGEST,
     check_specs=[dg.AssetCheckSpec(name, asset="lint_report", description=text) for name, (_, text) in CHECKS.items()],
     description="Graph health: orphans, disputes, judgments to spot-check, staleness, integrity gates, drift, hubs.",
 )

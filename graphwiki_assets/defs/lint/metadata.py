@@ -19,7 +19,9 @@ def _text(value) -> str | None:
     return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else json.dumps(value, default=str)
 
 
-def check_table(result: CheckResult) -> dg.TableMetadataValue:
+def check_table(result: CheckResult) -> dg.TableMetadataValue | dg.TextMetadataValue:
+    if not result.rows:  # a table of no rows shows a lone header in the UI
+        return dg.MetadataValue.text("none found")
     names = columns(result.rows)
     types = {}
     for name in names:

@@ -12,13 +12,9 @@ import dagster as dg
 
 from graphwiki_assets.core.query.projection import refresh_projection
 from graphwiki_assets.core.query.signatures import refresh_signatures
+from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.resources import Neo4jResource
 
-AFTER_INGEST = (
-    (dg.AutomationCondition.newly_missing() | dg.AutomationCondition.any_deps_updated()).since_last_handled()
-    & ~dg.AutomationCondition.any_deps_in_progress()
-    & ~dg.AutomationCondition.in_progress()
-)
 # Both assets: the query group, after claim_links
 AFTER_CLAIM_LINKS = {"group_name": "query", "deps": [dg.AssetKey("claim_links")], "kinds": {"neo4j"},
                      "automation_condition": AFTER_INGEST}
