@@ -44,13 +44,17 @@ def er_plot(result: dict) -> bytes:
     curve = metrics.pr_curve([r["cosine"] for r in rows], [r["label"] == "same" for r in rows])
     pr.plot([p["recall"] for p in curve], [p["precision"] for p in curve], marker=".", color=COLOURS["same"],
             label="cosine threshold")
+    # The two-stage points are large, labelled with their numbers and drawn inside the axes
+    # (a judge that merges nothing sits at (0, 0), where a small dot disappears in the corner).
     two = result["two_stage"]
-    pr.scatter([two["recall"]], [two["precision"]], color="black", zorder=3, label=f"two-stage ({result['judge']})")
+    points = [(two, "o", "black", f"two-stage ({result['judge']})")]
     if "population" in result:
-        pop = result["population"]["two_stage"]
-        pr.scatter([pop["recall"]], [pop["precision"]], marker="s", color=COLOURS["graph"], zorder=3,
-                   label="two-stage, kNN stage 1")
-    pr.set(title="same vs rest", xlabel="recall", ylabel="precision", xlim=(0, 1.05), ylim=(0, 1.05))
+        points.append((result["population"]["two_stage"], "s", COLOURS["graph"], "two-stage, kNN stage 1"))
+    for point, marker, colour, label in points:
+        pr.scatter([point["recall"]], [point["precision"]], s=90, marker=marker, color=colour, zorder=3,
+                   edgecolors="white", linewidths=1.5, clip_on=False,
+                   label=f"{label}: P {point['precision']:.2f} R {point['recall']:.2f} F1 {point['f1']:.2f}")
+    pr.set(title="same vs rest", xlabel="recall", ylabel="precision", xlim=(-0.03, 1.05), ylim=(-0.03, 1.05))
     pr.legend(fontsize=7)
     return _png(fig)
 
