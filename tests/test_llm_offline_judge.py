@@ -63,8 +63,8 @@ NOT_SAME = [
     (E(name="Atlas Mapper 3"), E(name="Atlas Mapper 4")),  # versions differ
     (E(name="Korvo Atlas Mapper 4 [Mac]"), E(name="Korvo Atlas Mapper 4 upgrade for Mac")),  # not a person's name
     (E(name="Atlas Mapper", context="maker: Korvo"), E(name="Atlas Mapper Cloud")),  # an extra word nobody states
-    (E(name="Java", context="Java bytecode runs on the JVM, so one jar works on Linux and Windows."),
-     E(name="Java", context="Java holds more than half of the population, with its capital on the northwest coast.")),
+    (E(name="Talvo", context="Talvo compiles to bytecode for a small virtual machine and ships a package manager."),
+     E(name="Talvo", context="Talvo floods the lowland farms each spring before it reaches the delta.")),
 ]
 
 
@@ -95,8 +95,8 @@ DIFFERENT = [
     (E(name="Drenmark"), E(name="Solvane")),
     (E(name="AWS"), E(name="Azure")),  # the same kind of thing is not a connection
     (E(name="QDX", context="QDX is not to be confused with QDR."), E(name="QDR")),  # named only to tell apart
-    (E(name="Mercury", type="Planet", context="Mercury is the smallest planet."),
-     E(name="Mercury", type="Element", context="Mercury is a chemical element.")),
+    (E(name="Orrin", type="River", context="Orrin drains the northern moor into the bay."),
+     E(name="Orrin", type="Software", context="Orrin schedules batch jobs on a cluster.")),  # one name, two things
 ]
 
 

@@ -8,8 +8,8 @@ stay comparable between the two.
 What the rules can do: read what a text states (definitions, "also known as", "a product
 of", negations, numbers and dates), match names by form (acronyms, spelling, corporate
 suffixes, identifiers such as versions and model numbers), and refuse when unsure. What
-they cannot: know the world. Two names of one thing that no text connects (a city's old
-and new name, a drug's generic and brand name, a nickname) stay apart, and a claim pair
+they cannot: know the world. Two names of one thing that no text connects (a former name,
+a trade name, a nickname) stay apart, and a claim pair
 that contradicts only through outside knowledge is not seen. Precision comes first: a
 wrong merge or a false contradiction costs more than a missed one.
 """

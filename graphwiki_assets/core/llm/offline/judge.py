@@ -191,7 +191,7 @@ def _expansions(v: EntityView) -> list[str]:
 
 def names_other(x: EntityView, y: EntityView) -> bool:
     """A context names the other entity, other than only to tell the two apart. The
-    entity's own names are taken out first: "Mercury" in Mercury's context is itself."""
+    entity's own names are taken out first: "Talvo" in Talvo's own context is itself."""
     for ctx, own, other in ((x.context, x, y), (y.context, y, x)):
         for name in sorted(_all_names(own), key=len, reverse=True):
             if ctx and _in(ctx, name):
@@ -272,7 +272,7 @@ _SUBSTANTIVE_WORDS = 6
 
 def _unconnected_contexts(x: EntityView, y: EntityView) -> bool:
     """Both contexts say enough, and nothing they say overlaps (names aside): a name alone
-    is weak evidence when it is ambiguous (a language and an island, a planet and a metal)."""
+    is weak evidence when it is ambiguous (a programming language and a river may share one)."""
     names = set(name_tokens(x.name)) | set(name_tokens(y.name))
     a = set(content_words(x.context)) - names
     b = set(content_words(y.context)) - names
