@@ -95,8 +95,8 @@ DIFFERENT = [
     (E(name="Drenmark"), E(name="Solvane")),
     (E(name="AWS"), E(name="Azure")),  # the same kind of thing is not a connection
     (E(name="QDX", context="QDX is not to be confused with QDR."), E(name="QDR")),  # named only to tell apart
-    (E(name="Orrin", type="River", context="Orrin drains the northern moor into the bay."),
-     E(name="Orrin", type="Software", context="Orrin schedules batch jobs on a cluster.")),  # one name, two things
+    (E(name="Orrin", type="River", context="Orrin drains the northern moor, floods each spring and reaches the bay."),
+     E(name="Orrin", type="Software", context="Orrin schedules batch jobs on a cluster, retries failed tasks, keeps logs.")),
 ]
 
 
