@@ -71,6 +71,14 @@ def er_metadata(result: dict) -> dict:
     tables = ("### cosine by class\n" + md_table(classes, ["class", "n", "mean", "min", "median", "max"])
               + "\n### stage 1 and two-stage\n" + md_table(modes, ["mode", "stage1", "same_passed", "unrelated_screened",
                                                                  "precision", "recall", "f1", "llm_calls"])
+              + "\n### tune and report halves (only the report half is evidence)\n"
+              + (md_table([{"half": h, **x} for h, x in result["by_split"].items()],
+                          ["half", "n", "cosine_only_best_f1", "stage1_same_passed", "precision", "recall", "f1"])
+                 if result.get("by_split") else "_this set has no split_\n")
+              + "\n### stage-2 verdicts by label\n"
+              + md_table([{"label": label, **{v: said.get(v, 0) for v in ("SAME", "RELATED", "DIFFERENT")}}
+                          for label, said in result["two_stage"].get("verdicts_by_label", {}).items()],
+                         ["label", "SAME", "RELATED", "DIFFERENT"])
               + "\n### wrong decisions (pair mode)\n" + md_table(result["errors"], ["label", "a", "b", "score", "cause", "predicted", "reason"]))
     return {**_numbers(er.headline(result)), "judge": result["judge"], "embedding_model": result["embedding_model"],
             "table": dg.MetadataValue.md(tables), "plot": _plot(plots.er_plot(result)),
