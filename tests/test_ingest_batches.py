@@ -59,6 +59,8 @@ def test_independent_calls_run_side_by_side_within_the_bound(store, embedder, se
     # Twelve extraction calls: three were in flight at once (side by side), never more.
     assert server.max_in_flight == 3
     assert report["llm_by_task"]["extract"]["calls"] == 12
+    # The stand-in model's own work is counted apart from its latency (CPU time, not the sleep).
+    assert 0 < server.compute_seconds < 12 * 0.3
 
 
 def test_a_source_whose_extraction_keeps_failing_fails_alone(store, embedder, settings, tmp_path):

@@ -95,6 +95,9 @@ class RulesServer:
         self.requests = 0
         self.in_flight = 0
         self.max_in_flight = 0
+        # CPU seconds spent computing answers (not sleeping): the rules run in this process, so
+        # a measurement of the client's concurrency has to tell them apart from the latency.
+        self.compute_seconds = 0.0
         self._lock = threading.Lock()
         self._rules = OfflineLLM()
         server = self
@@ -126,9 +129,11 @@ class RulesServer:
             self.requests += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        computing: float | None = None
         try:
             if self.latency:
                 time.sleep(self.latency)
+            computing = time.thread_time()  # CPU time of this thread: waiting for the GIL is not counted
             messages = body.get("messages", [])
             fmt = body.get("response_format") or {}
             task = (fmt.get("json_schema") or {}).get("name")
@@ -154,6 +159,8 @@ class RulesServer:
         finally:
             with self._lock:
                 self.in_flight -= 1
+                if computing is not None:
+                    self.compute_seconds += time.thread_time() - computing
 
     def __enter__(self) -> "RulesServer":
         self._thread.start()
