@@ -189,13 +189,20 @@ def _expansions(v: EntityView) -> list[str]:
     return [long.strip() for pair in found for long in pair if long.strip() and is_acronym_of(v.name, long.strip())]
 
 
+def _context_without_own_names(v: EntityView) -> str:
+    """The entity's context with its own names taken out (longest first): "Talvo" in
+    Talvo's own context is itself, not a mention of anything else."""
+    ctx = v.context
+    for name in sorted(_all_names(v), key=len, reverse=True):
+        if ctx and _in(ctx, name):
+            ctx = _rx(_name_pattern(name)).sub(" ", ctx)
+    return ctx
+
+
 def names_other(x: EntityView, y: EntityView) -> bool:
-    """A context names the other entity, other than only to tell the two apart. The
-    entity's own names are taken out first: "Talvo" in Talvo's own context is itself."""
-    for ctx, own, other in ((x.context, x, y), (y.context, y, x)):
-        for name in sorted(_all_names(own), key=len, reverse=True):
-            if ctx and _in(ctx, name):
-                ctx = _rx(_name_pattern(name)).sub(" ", ctx)
+    """A context names the other entity, other than only to tell the two apart."""
+    for own, other in ((x, y), (y, x)):
+        ctx = _context_without_own_names(own)
         if not ctx:
             continue
         for name in _all_names(other):
@@ -281,11 +288,7 @@ def _unconnected_contexts(x: EntityView, y: EntityView) -> bool:
 
 def _stated_words(v: EntityView) -> set[str]:
     """Words the entity's context states besides its own names (its maker, say)."""
-    ctx = v.context
-    for name in sorted(_all_names(v), key=len, reverse=True):
-        if ctx and _in(ctx, name):
-            ctx = _rx(_name_pattern(name)).sub(" ", ctx)
-    return set(re.findall(r"[a-z]+", strip_accents(ctx).lower()))
+    return set(re.findall(r"[a-z]+", strip_accents(_context_without_own_names(v)).lower()))
 
 
 def _generic_extension(long: list[str], short: list[str]) -> bool:
