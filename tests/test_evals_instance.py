@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import socket
 
-from graphwiki_assets.core.evals.instance import _on_a_free_port, eval_settings, eval_store
+from graphwiki_assets.core.evals.instance import _on_a_free_port, eval_settings, eval_store, free_port
 from graphwiki_assets.core.neo4j_server.server import Neo4jServer
 from graphwiki_assets.core.settings import Settings
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_a_port_another_program_holds_moves_the_eval_instance_to_a_free_one_it_remembers(tmp_path, monkeypatch):
@@ -48,7 +43,7 @@ def test_a_port_the_user_chose_is_never_moved(tmp_path, monkeypatch):
 def test_an_eval_stops_the_server_it_started(tmp_path, monkeypatch, settings):
     monkeypatch.delenv("GRAPHWIKI_EVAL_NEO4J_URI", raising=False)
     monkeypatch.delenv("GRAPHWIKI_EVAL_KEEP_NEO4J", raising=False)
-    monkeypatch.setenv("GRAPHWIKI_EVAL_BOLT_PORT", str(_free_port()))
+    monkeypatch.setenv("GRAPHWIKI_EVAL_BOLT_PORT", str(free_port()))
     user = Settings.from_env({"GRAPHWIKI_HOME": str(tmp_path), "NEO4J_PASSWORD": settings.neo4j.password})
     ev = eval_settings(user)
     said: list[str] = []

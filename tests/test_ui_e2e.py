@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from graphwiki_assets.core.evals.instance import free_port
 
 pytestmark = [pytest.mark.ui, pytest.mark.timeout(900)]
 
@@ -32,11 +33,6 @@ RUNS = """{ runsOrError { ... on Runs { results { runId status tags { key value 
 MATERIALIZED = """query($path: [String!]!) { assetOrError(assetKey: {path: $path}) {
   ... on Asset { assetMaterializations(limit: 50) { runId partition } } } }"""
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _graphql(url: str, query: str, **variables) -> dict:
@@ -68,7 +64,7 @@ def dagster_ui(settings, store, tmp_path):
     home = tmp_path / "dagster"
     home.mkdir()
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DAGSTER_HOME": str(home), "GRAPHWIKI_HOME": str(tmp_path),
            "GRAPHWIKI_SOURCES_DIR": str(sources), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "llm-cache"),
            "NEO4J_URI": settings.neo4j.uri, "NEO4J_USERNAME": settings.neo4j.username,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,19 +21,13 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
+from graphwiki_assets.core.evals.instance import eval_settings, eval_store, free_port, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
 from graphwiki_assets.core.settings import Settings
 
 LOCATION, REPOSITORY = "graphwiki_assets.definitions", "__repository__"
 INGEST_ASSETS = ["sources", "extracted_candidates", "resolved_concepts", "claim_links", "summaries"]
 DONE = {"COMPLETED", "COMPLETED_SUCCESS", "COMPLETED_FAILED", "FAILED", "CANCELED"}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write_corpus(records: list[dict], folder: Path) -> list[str]:
@@ -91,7 +84,7 @@ query ($id: String!) { partitionBackfillOrError(backfillId: $id) {
 
 def _dagster(settings: Settings, folder: Path, home: Path, cache: Path, keys: list[str], wait_s: float,
              log: Callable[[str], None]) -> dict:
-    port = _free_port()
+    port = free_port()
     dagster_home = home / "dagster"
     dagster_home.mkdir(parents=True)
     (dagster_home / "dagster.yaml").write_text("telemetry:\n  enabled: false\nconcurrency:\n  runs:\n"

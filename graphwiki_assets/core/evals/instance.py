@@ -19,7 +19,7 @@ import os
 import socket
 import tempfile
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -51,20 +51,21 @@ def eval_settings(base: Settings, env: Mapping[str, str] | None = None) -> Setti
     return settings
 
 
-def _port_file(base: Settings) -> Path:
-    return base.home / "eval" / "bolt-port"
+def _port_file(eval_home: Path) -> Path:
+    return eval_home / "bolt-port"
 
 
 def _eval_port(base: Settings, env: Mapping[str, str]) -> int:
     if env.get("GRAPHWIKI_EVAL_BOLT_PORT"):
         return int(env["GRAPHWIKI_EVAL_BOLT_PORT"])
     try:
-        return int(_port_file(base).read_text().strip())
+        return int(_port_file(base.home / "eval").read_text().strip())
     except (FileNotFoundError, ValueError):
         return DEFAULT_EVAL_BOLT_PORT
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A port nothing on 127.0.0.1 listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -78,16 +79,33 @@ def _on_a_free_port(settings: Settings, log) -> Settings:
     server = Neo4jServer(settings.server, log=log)
     if server.pid() is not None or not server._port_open() or os.environ.get("GRAPHWIKI_EVAL_BOLT_PORT"):
         return settings
-    port = _free_port()
+    port = free_port()
     log(f"port {settings.server.bolt_port} is taken by another program; the eval Neo4j uses {port} "
-        f"(remembered in {settings.home / 'bolt-port'})")
+        f"(remembered in {_port_file(settings.home)})")
     settings.home.mkdir(parents=True, exist_ok=True)
-    (settings.home / "bolt-port").write_text(str(port))
+    _port_file(settings.home).write_text(str(port))
     return settings.with_instance(settings.home, port)
 
 
 def keep_running(env: Mapping[str, str] | None = None) -> bool:
     return (os.environ if env is None else env).get("GRAPHWIKI_EVAL_KEEP_NEO4J", "") not in ("", "0", "false")
+
+
+@contextmanager
+def _running(settings: Settings, log) -> Iterator[None]:
+    """The eval instance up; stopped afterwards if it was started here (not if it was running
+    before, nor when GRAPHWIKI_EVAL_KEEP_NEO4J=1)."""
+    from graphwiki_assets.core.neo4j_server.server import Neo4jServer
+
+    server = Neo4jServer(settings.server, log=log)
+    ours = server.pid() is None
+    server.start()
+    try:
+        yield
+    finally:
+        if ours and not keep_running():
+            server.stop()
+            log("stopped the eval Neo4j it started (GRAPHWIKI_EVAL_KEEP_NEO4J=1 keeps it running)")
 
 
 @contextmanager
@@ -97,18 +115,9 @@ def eval_server(settings: Settings, log=lambda msg: None) -> Iterator[Settings]:
     if explicit_uri():
         yield settings
         return
-    from graphwiki_assets.core.neo4j_server.server import Neo4jServer
-
     settings = _on_a_free_port(settings, log)
-    server = Neo4jServer(settings.server, log=log)
-    started = server.pid() is None
-    server.start()
-    try:
+    with _running(settings, log):
         yield settings
-    finally:
-        if started and not keep_running():
-            server.stop()
-            log("stopped the eval Neo4j (GRAPHWIKI_EVAL_KEEP_NEO4J=1 keeps it running)")
 
 
 def explicit_uri(env: Mapping[str, str] | None = None) -> bool:
@@ -123,24 +132,15 @@ def _lock_path(settings: Settings) -> Path:
 @contextmanager
 def eval_store(settings: Settings, start: bool = True, log=lambda msg: None) -> Iterator[GraphStore]:
     """An exclusive, wiped-on-demand store on the eval instance (started here if needed)."""
-    if start and not explicit_uri():
+    launch = start and not explicit_uri()
+    if launch:
         settings = _on_a_free_port(settings, log)
     lock = open(_lock_path(settings), "w")
-    server = None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if start and not explicit_uri():
-            from graphwiki_assets.core.neo4j_server.server import Neo4jServer
-
-            launcher = Neo4jServer(settings.server, log=log)
-            server = launcher if launcher.pid() is None else None  # running before: not ours to stop
-            launcher.start()
-        with GraphStore(settings.neo4j) as store:
+        with _running(settings, log) if launch else nullcontext(), GraphStore(settings.neo4j) as store:
             yield store
     finally:
-        if server is not None and not keep_running():
-            server.stop()
-            log("stopped the eval Neo4j it started (GRAPHWIKI_EVAL_KEEP_NEO4J=1 keeps it running)")
         fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
 
