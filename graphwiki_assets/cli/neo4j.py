@@ -22,11 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _upgrade(settings: Settings, bolt_uri: str) -> str:
     """A graph an earlier version wrote is upgraded as the server comes up (idempotent)."""
-    store = GraphStore(replace(settings.neo4j, uri=bolt_uri))
-    try:
+    with GraphStore(replace(settings.neo4j, uri=bolt_uri)) as store:
         report = migrate(store)
-    finally:
-        store.close()
     return ", ".join(f"{n} {t}" for t, n in report.relationships.items() if n)
 
 

@@ -43,7 +43,9 @@ def backend_label(settings: LLMSettings) -> str:
         from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL
 
         return OFFLINE_LABEL
-    return f"openai:{settings.model}"
+    from graphwiki_assets.core.llm.openai_backend import openai_label
+
+    return openai_label(settings.model)
 
 
 def build_llm(settings: LLMSettings, cache_dir: Path | None = None, **openai_options: Any) -> LLMClient:

@@ -28,6 +28,12 @@ from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMUnavailable
 from graphwiki_assets.core.llm.prompts import Messages, estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.settings import LLMSettings
 
+
+def openai_label(model: str) -> str:
+    """What every response of this backend is labelled with (also known before it is built)."""
+    return f"openai:{model}"
+
+
 _RETRY_STATUS = {408, 409, 429}
 _FORMATS = ("json_schema", "json_object", "none")
 
@@ -45,7 +51,7 @@ class OpenAILLM(BaseLLM):
         client: Any = None,
     ) -> None:
         self.model = settings.model
-        self.label = f"openai:{settings.model}"
+        self.label = openai_label(settings.model)
         self.usage = Usage()
         self.max_retries = max(0, settings.max_retries)
         self.backoff_base = backoff_base
