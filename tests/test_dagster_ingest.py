@@ -40,11 +40,16 @@ def _metadata(result, asset):
     return events[0].materialization.metadata, {e.partition for e in events}
 
 
-def test_one_run_ingests_many_partitions_and_passes_the_blocking_gates(store, settings, tmp_path):
+def _smoke_run(settings, tmp_path, instance=None):
+    """The smoke texts as a sources folder, and one run over all of them."""
     folder = tmp_path / "sources"
     write_sources(folder, SMOKE_TEXTS)
     keys = sorted(SMOKE_TEXTS)
-    _, result = _run(settings, folder, keys)
+    return (folder, keys, *_run(settings, folder, keys, instance))
+
+
+def test_one_run_ingests_many_partitions_and_passes_the_blocking_gates(store, settings, tmp_path):
+    _, keys, _, result = _smoke_run(settings, tmp_path)
     assert result.success
     for asset in ("sources", "extracted_candidates", "resolved_concepts", "claim_links", "summaries"):
         assert _metadata(result, asset)[1] == set(keys), asset  # every partition materialised by the one run
@@ -60,10 +65,7 @@ def test_one_run_ingests_many_partitions_and_passes_the_blocking_gates(store, se
 def test_a_run_commits_its_partitions_in_key_order_so_a_rerun_decides_the_same(store, settings, tmp_path):
     # Dagster hands a run's partitions over unordered; batches (two sources here) and their
     # order decide which name a concept two sources share is created under.
-    folder = tmp_path / "sources"
-    write_sources(folder, SMOKE_TEXTS)
-    keys = sorted(SMOKE_TEXTS)
-    _, result = _run(settings, folder, keys)
+    _, keys, _, result = _smoke_run(settings, tmp_path)
     assert result.success
     rows = store.query("MATCH (s:Source) RETURN s.path AS path, s.ingested_at AS at ORDER BY at, path")
     batches: dict = {}
@@ -73,10 +75,7 @@ def test_a_run_commits_its_partitions_in_key_order_so_a_rerun_decides_the_same(s
 
 
 def test_rematerialising_changes_no_count_and_spends_no_llm_call(store, settings, tmp_path):
-    folder = tmp_path / "sources"
-    write_sources(folder, SMOKE_TEXTS)
-    keys = sorted(SMOKE_TEXTS)
-    instance, _ = _run(settings, folder, keys)
+    folder, keys, instance, _ = _smoke_run(settings, tmp_path)
     before = counts(store)
     _, again = _run(settings, folder, keys, instance)
     assert again.success and counts(store) == before
