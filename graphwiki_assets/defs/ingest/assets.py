@@ -128,9 +128,9 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
                        llm: LLMResource):
     client = llm.client()
     before = client.usage.snapshot()
-    # In partition-key order: which sources share a batch, and their order in it, decides which
-    # name a concept found in two of them is created under; a re-run must decide the same.
-    pending = sorted((v for v in extracted_candidates.values() if isinstance(v, Candidates)), key=lambda c: c.path)
+    # In partition-key order (the IO manager loads them so): which sources share a batch, and
+    # their order in it, decides the name a concept found in two of them is created under.
+    pending = [v for v in extracted_candidates.values() if isinstance(v, Candidates)]
     reports: dict[str, CommitReport] = {}
     for key, value in extracted_candidates.items():
         if not isinstance(value, Candidates):
