@@ -51,7 +51,10 @@ def test_askers_at_once_with_no_projection_yet_all_get_answers(store, embedder, 
                              range(ASKERS)))
     assert [e for errors in done for e in errors] == []
     builds = store.query("CALL gds.graph.list() YIELD graphName RETURN collect(graphName) AS names")[0]["names"]
-    assert len(builds) == 1  # one build for all askers of this process
+    # one build for all askers of this process: the projection and its concept layer
+    stamps = {name.split("@")[1] for name in builds}
+    assert len(stamps) == 1 and sorted(name.split("@")[0] for name in builds) == ["graphwiki-query",
+                                                                                  "graphwiki-query-concepts"]
 
 
 def test_refreshes_racing_each_other_and_the_askers_cause_no_error(store, embedder, offline_llm):
@@ -69,7 +72,8 @@ def test_refreshes_racing_each_other_and_the_askers_cause_no_error(store, embedd
     assert errors == []
     refresh_projection(store)  # the clean-up of the newest build leaves it alone
     builds = store.query("CALL gds.graph.list() YIELD graphName RETURN collect(graphName) AS names")[0]["names"]
-    assert builds == [current_projection(store)["name"]]
+    newest = current_projection(store)["name"]
+    assert sorted(builds) == sorted([newest, newest.replace("@", "-concepts@")])
 
 
 def _documents(n: int) -> dict[str, str]:

@@ -150,3 +150,4 @@ def wipe(store: GraphStore) -> None:
     store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
     for row in store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"):
         store.query("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"])
+    store.memo.clear()  # what it remembered of the old graph

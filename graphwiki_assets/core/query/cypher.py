@@ -7,22 +7,33 @@ bounds are literals because Cypher cannot take them as parameters.
 
 # -- entity linking ---------------------------------------------------------------------
 
-# Concept.keys holds the normalised name and aliases (see ingest.keys.name_key).
+# Concept.keys holds the normalised name and aliases (see ingest.keys.name_key). The
+# full-text index on it hands over candidates (a scan of every concept took 250 ms at 100k
+# concepts); the WHERE keeps only exact keys. m.query also carries the key written without
+# spaces and split in two, so "graph rag" and "graphrag" find each other.
 CONCEPTS_BY_KEYS = """
 UNWIND $mentions AS m
-MATCH (c:Concept)
-WHERE c.status <> 'superseded'
-  AND (m.key IN c.keys OR any(k IN coalesce(c.keys, []) WHERE replace(k, ' ', '') = m.compact))
+CALL (m) {
+  CALL db.index.fulltext.queryNodes('concept_keys', m.query, {limit: $limit}) YIELD node AS c
+  WHERE c.status <> 'superseded'
+    AND (m.key IN c.keys OR any(k IN coalesce(c.keys, []) WHERE replace(k, ' ', '') = m.compact))
+  RETURN c
+}
 RETURN m.index AS index, c.id AS id, c.name AS name, c.type AS type,
        coalesce(c.aliases, []) AS aliases, coalesce(c.source_count, 0) AS source_count
 ORDER BY index, source_count DESC, c.id
 """
 
+# Every concept one of the question's spans names exactly: one index lookup per span.
 CONCEPTS_BY_ANY_KEY = """
-MATCH (c:Concept)
-WHERE c.status <> 'superseded' AND any(k IN c.keys WHERE k IN $keys)
-RETURN c.id AS id, c.name AS name, c.type AS type, [k IN c.keys WHERE k IN $keys] AS keys,
-       coalesce(c.source_count, 0) AS source_count
+UNWIND $keys AS key
+CALL (key) {
+  CALL db.index.fulltext.queryNodes('concept_keys', key.query, {limit: $limit}) YIELD node AS c
+  WHERE c.status <> 'superseded' AND key.key IN c.keys
+  RETURN c
+}
+WITH c, collect(key.key) AS keys
+RETURN c.id AS id, c.name AS name, c.type AS type, keys, coalesce(c.source_count, 0) AS source_count
 """
 
 # Vector searches ask the index for $pool candidates and keep the $k best by the exact cosine
@@ -60,13 +71,20 @@ RETURN node.id AS id, node.title AS title, score
 
 # -- loading the retrieved subgraph, with status ----------------------------------------
 
+# A concept's summary cites at most $source_limit of its sources, current and newest first:
+# a hub named by hundreds of sources would otherwise load (and cite) all of them.
 LOAD_CONCEPTS = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})
-OPTIONAL MATCH (c)-[:DERIVED_FROM]->(s:Source)
+CALL (c) {
+  OPTIONAL MATCH (c)-[:DERIVED_FROM]->(s:Source)
+  WITH DISTINCT s
+  ORDER BY s.status = 'superseded', s.ingested_at DESC, s.id
+  RETURN collect(s.id)[..$source_limit] AS sources, count(s) AS source_total
+}
 RETURN c.id AS id, c.name AS name, coalesce(c.type, 'Concept') AS type, coalesce(c.summary, '') AS summary,
        coalesce(c.status, 'current') AS status, coalesce(c.needs_review, false) AS needs_review,
-       c.review_reason AS review_reason, collect(DISTINCT s.id) AS sources
+       c.review_reason AS review_reason, sources, source_total
 """
 
 LOAD_CLAIMS = """
@@ -147,8 +165,7 @@ RETURN n.id AS id, id(n) AS node_id
 
 RELATED_PPR = """
 CALL gds.pageRank.stream($graph, {
-  sourceNodes: $seeds, nodeLabels: ['Concept'], relationshipTypes: $types,
-  dampingFactor: $damping, relationshipWeightProperty: 'weight'
+  sourceNodes: $seeds, dampingFactor: $damping, relationshipWeightProperty: 'weight'
 })
 YIELD nodeId, score
 WITH nodeId, score WHERE score > 0 AND NOT nodeId IN $seeds
@@ -379,6 +396,12 @@ RETURN s.id AS id, max(c.score) AS score
 
 # -- sizes: the retrieved context against the whole corpus ------------------------------
 
+# Answered from the count store, without reading a node: whether the corpus changed.
+SOURCE_COUNT = """
+MATCH (s:Source)
+RETURN count(s) AS sources
+"""
+
 CORPUS_CHARACTERS = """
 MATCH (s:Source)
 WHERE s.status <> 'superseded'
@@ -414,6 +437,14 @@ WITH gds.graph.project($graph, n, m, {
   relationshipProperties: {weight: toFloat(coalesce(r.weight, 1.0))}
 }, {undirectedRelationshipTypes: ['*']}) AS g
 RETURN g.graphName AS name, g.nodeCount AS nodes, g.relationshipCount AS relationships
+"""
+
+# The concept layer of a build. The only edges between two concepts in the projection are
+# RELATED_TO and PART_OF, so keeping the Concept nodes keeps exactly those.
+PROJECTION_CONCEPT_LAYER = """
+CALL gds.graph.filter($layer, $graph, 'n:Concept', '*')
+YIELD graphName, nodeCount, relationshipCount
+RETURN graphName AS name, nodeCount AS nodes, relationshipCount AS relationships
 """
 
 # What the projection should hold now; undirected edges count twice in GDS.

@@ -41,8 +41,26 @@ class LinkConfig:
     max_near: int = 5
 
 
+# Homonyms kept per key; an exact key ranks first among the index's hits (shortest field).
+KEY_HITS = 50
+_SAFE_KEY = re.compile(r"[\w ]+")  # no Lucene syntax: name_key leaves only these anyway
+
+
 def _compact(key: str) -> str:
     return key.replace(" ", "")
+
+
+def key_lookup(key: str, compact_forms: bool = False) -> str:
+    """A Lucene query for the concepts whose keys may equal ``key``: the key as a phrase and,
+    with ``compact_forms``, the key without spaces, whole and split once (the WHERE of the
+    Cypher keeps exact matches only). Empty when the key cannot be quoted safely."""
+    if not _SAFE_KEY.fullmatch(key):
+        return ""
+    phrases = [key]
+    if compact_forms:
+        compact = _compact(key)
+        phrases += [compact] + [f"{compact[:i]} {compact[i:]}" for i in range(1, len(compact))]
+    return " OR ".join(f'"{p}"' for p in dict.fromkeys(phrases))
 
 
 def link_entities(store: GraphStore, embedder: Embedder, mentions: list[str],
@@ -51,9 +69,11 @@ def link_entities(store: GraphStore, embedder: Embedder, mentions: list[str],
     linking = Linking()
     if not mentions:
         return linking
-    params = [{"index": i, "key": name_key(m), "compact": _compact(name_key(m))} for i, m in enumerate(mentions)]
+    params = [{"index": i, "key": name_key(m), "compact": _compact(name_key(m)),
+               "query": key_lookup(name_key(m), compact_forms=True)} for i, m in enumerate(mentions)]
+    params = [p for p in params if p["query"]]
     exact: dict[int, list[dict]] = {}
-    for row in store.query(cypher.CONCEPTS_BY_KEYS, mentions=params):
+    for row in store.query(cypher.CONCEPTS_BY_KEYS, mentions=params, limit=KEY_HITS) if params else []:
         exact.setdefault(row["index"], []).append(row)
     for index, rows in exact.items():
         for row in rows[: config.max_exact]:
@@ -121,7 +141,8 @@ def link_question(store: GraphStore, question: str) -> list[Link]:
     if not spans:
         return []
     by_key: dict[str, list[dict]] = {}
-    for row in store.query(cypher.CONCEPTS_BY_ANY_KEY, keys=sorted({span[3] for span in spans})):
+    keys = [{"key": key, "query": key_lookup(key)} for key in sorted({span[3] for span in spans})]
+    for row in store.query(cypher.CONCEPTS_BY_ANY_KEY, keys=[k for k in keys if k["query"]], limit=KEY_HITS):
         for key in row["keys"]:
             by_key.setdefault(key, []).append(row)
     taken: set[int] = set()

@@ -114,7 +114,8 @@ class ConceptRow:
     status: str
     needs_review: bool
     review_reason: str | None
-    sources: list[str]
+    sources: list[str]  # the newest SUMMARY_SOURCES of them (subgraph.load)
+    source_total: int = 0  # all of them
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """"What else relates to X": Personalized PageRank seeded at X, on the concept layer.
 
-The stream runs on the named projection (never projected per query), filtered to Concept
-nodes and their RELATED_TO / PART_OF edges, weighted by how many claims state an edge.
+The stream runs on the concept layer of the named projection (Concept nodes and their
+RELATED_TO / PART_OF edges, built with it, never per query), weighted by how many claims
+state an edge.
 A node written after the projection's last refresh is not in it: GDS refuses a run whose
 seeds it does not hold, so such seeds are left out (``without_absent``) and the answer says
 so, instead of the question failing while an ingest runs beside it.
@@ -17,11 +18,10 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
-from graphwiki_assets.core.query.projection import with_projection
+from graphwiki_assets.core.query.projection import concept_layer, with_projection
 from graphwiki_assets.core.query.subgraph import claims_linking
 from graphwiki_assets.core.store.driver import GraphStore
 
-CONCEPT_EDGES = ("RELATED_TO", "PART_OF")
 # GDS 2.13's words, with or without a label filter:
 #   "sourceNodes nodes do not exist in the in-memory graph: [12]"
 #   "sourceNodes nodes do not exist in the in-memory graph for the labels ['Concept']: [12, 13]"
@@ -60,19 +60,17 @@ def rank_related(store: GraphStore, seeds: list[str], k: int,
     """The top k concepts by PPR from ``seeds``, and the seeds the projection does not hold yet."""
     graph_ids = node_ids(store, seeds)
 
-    def on(projection: dict) -> tuple[list[dict], set[int]]:
-        types = [t for t in CONCEPT_EDGES if t in projection["types"]]
-
+    def on(layer: dict) -> tuple[list[dict], set[int]]:
         def run(excluded: set[int]) -> list[dict]:
             kept = [g for g in graph_ids.values() if g not in excluded]
-            if not kept or not types:
+            if not kept or not layer["relationships"]:
                 return []
-            return store.query(cypher.RELATED_PPR, graph=projection["name"], seeds=kept, types=types,
-                               damping=damping, limit=2 * k + 10)
+            return store.query(cypher.RELATED_PPR, graph=layer["name"], seeds=kept, damping=damping,
+                               limit=2 * k + 10)
 
         return without_absent(run, len(graph_ids))
 
-    rows, excluded = with_projection(store, on)
+    rows, excluded = with_projection(store, on, concept_layer())
     newer = [cid for cid, g in graph_ids.items() if g in excluded]
     return [(r["id"], r["score"]) for r in rows][:k], newer
 

@@ -31,8 +31,17 @@ from graphwiki_assets.core.store.driver import GraphStore
 
 PROJECTION = "graphwiki-query"  # the prefix of every build's name
 _SEPARATOR = "@"
+# Each build comes with its concept layer (Concept nodes and the edges between them), the
+# graph "what else relates to X" ranks on: filtering the whole projection to it on every
+# PageRank call cost more than the ranking (675 against 320 ms at 100k concepts).
+LAYER_SUFFIX = "-concepts"
 # One build at a time per process: eight askers after a restart wait for one projection.
 _BUILDING = threading.Lock()
+
+
+def concept_layer(prefix: str = PROJECTION) -> str:
+    """The prefix of the concept layers of ``prefix``'s builds."""
+    return prefix + LAYER_SUFFIX
 T = TypeVar("T")
 
 
@@ -89,17 +98,21 @@ def projection_status(store: GraphStore, prefix: str = PROJECTION) -> Projection
 
 def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> ProjectionStatus:
     """Build a new projection, then drop all but the newest build: call after ingest."""
+    if prefix.endswith(LAYER_SUFFIX):  # a layer is built with its projection
+        prefix = prefix[: -len(LAYER_SUFFIX)]
     started = time.monotonic()
-    name = f"{prefix}{_SEPARATOR}{time.time_ns()}"
+    stamp = f"{_SEPARATOR}{time.time_ns()}"
+    name, layer = prefix + stamp, concept_layer(prefix) + stamp
     try:
         store.query(cypher.PROJECTION_CREATE, graph=name)
+        store.query(cypher.PROJECTION_CONCEPT_LAYER, graph=name, layer=layer)
     except ClientError as exc:
         # Only a racing build of the very same name could collide; GDS words it two ways.
         if "already exists" not in str(exc) and "already loaded" not in str(exc):
             raise
     # Keep the newest build only (ours, or a racing one that started later): a query
     # that still holds a dropped one asks again.
-    for build in _builds(store, prefix)[1:]:
+    for build in _builds(store, prefix)[1:] + _builds(store, concept_layer(prefix))[1:]:
         store.query(cypher.PROJECTION_DROP, graph=build["name"])
     status = projection_status(store, prefix)
     status.refreshed, status.seconds = True, round(time.monotonic() - started, 3)

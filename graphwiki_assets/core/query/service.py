@@ -41,15 +41,17 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
         raise TypeError(f"unknown option(s) {sorted(unknown)}; known: {sorted(known)}")
     options = replace(QueryOptions(), hops=hops, k=k, **opts)
     route = choose_route(llm, question, shape, entities, type_filter)
-    linking = _link(store, embedder, question, route, link_config)
-    vector = embedder.encode_one(question)
-    laps.lap("linking")
-
-    missing = _missing(route, linking)
-    if missing is not None:
-        return _no_information(store, question, route, linking, missing, laps)
-    route, retrieval = _retrieve(store, embedder, question, vector, route, linking, options)
-    sub = subgraph.load(store, retrieval, options.stale_days)
+    # One read transaction for the question's dozen small queries, closed before the LLM writes.
+    with store.reading() as graph:
+        linking = _link(graph, embedder, question, route, link_config)
+        vector = embedder.encode_one(question)
+        laps.lap("linking")
+        missing = _missing(route, linking)
+        if missing is not None:
+            return _no_information(graph, question, route, linking, missing, laps)
+        route, retrieval = _retrieve(graph, embedder, question, vector, route, linking, options)
+        sub = subgraph.load(graph, retrieval, options.stale_days)
+        corpus_tokens = _corpus_tokens(graph)
     laps.lap("retrieval")
     facts = synthesis.build_facts(retrieval, sub, options.max_facts)
     if route.shape == "provenance":
@@ -61,7 +63,7 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
     text = synthesis.compose(sentences, facts)
     if not sentences and retrieval.empty_reason:
         text = f"The graph has no information to answer this: {retrieval.empty_reason}."
-    return _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, laps)
+    return _answer(question, route, linking, retrieval, sub, facts, sentences, text, backend, laps, corpus_tokens)
 
 
 class Laps:
@@ -132,8 +134,16 @@ def _verify_sources(retrieval: Retrieval, sub, facts, roots: list[Path] | None) 
                                "its SHA256 no longer matches; re-ingest it")
 
 
-def _corpus_tokens(store: GraphStore) -> int:
-    return synthesis.estimate_tokens(store.query(cypher.CORPUS_CHARACTERS)[0]["characters"])
+def _corpus_tokens(graph: GraphStore) -> int:
+    """The corpus's size in tokens. Summing it reads every source's text (40 ms at 18k
+    sources), so each store remembers it until the number of sources changes: ingest adds
+    a Source node for every new or changed file."""
+    count = graph.query(cypher.SOURCE_COUNT)[0]["sources"]
+    known = graph.memo.get("corpus_tokens")
+    if known is None or known[0] != count:
+        characters = graph.query(cypher.CORPUS_CHARACTERS)[0]["characters"]
+        known = graph.memo["corpus_tokens"] = (count, synthesis.estimate_tokens(characters))
+    return known[1]
 
 
 def _entities(linking: Linking) -> list[dict]:
@@ -175,7 +185,7 @@ def _unpromoted(store: GraphStore, terms: list[str]) -> list[dict]:
     return list(found.values())
 
 
-def _answer(store, question, route, linking, retrieval, sub, facts, sentences, text, backend, laps) -> Answer:
+def _answer(question, route, linking, retrieval, sub, facts, sentences, text, backend, laps, corpus_tokens) -> Answer:
     citations = list(dict.fromkeys(s for sentence in sentences for s in sentence.source_ids))
     # provenance is about the sources themselves: all of them are shown, cited or not
     listed = citations + ([s for s in sub.sources if s not in citations] if route.shape == "provenance" else [])
@@ -190,6 +200,6 @@ def _answer(store, question, route, linking, retrieval, sub, facts, sentences, t
         entities=_entities(linking), answer=text, sentences=sentences, citations=citations,
         flags=facts.flags_for([f for sentence in sentences for f in sentence.fact_ids]),
         retrieved={"concepts": list(sub.concepts), "claims": list(sub.claims), "sources": list(sub.sources)},
-        context_tokens=synthesis.estimate_tokens(facts.characters()), corpus_tokens=_corpus_tokens(store),
+        context_tokens=synthesis.estimate_tokens(facts.characters()), corpus_tokens=corpus_tokens,
         latency_ms=0.0, found=True, history=facts.history, sources=sources, details=details,
     ).timed(laps)

@@ -10,6 +10,9 @@ from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import ClaimRow, ConceptRow, Retrieval, SourceRow, Subgraph
 from graphwiki_assets.core.store.driver import GraphStore
 
+# Sources a concept's summary cites: what it rests on now, not the whole history of a hub.
+SUMMARY_SOURCES = 10
+
 
 def claims_about(store: GraphStore, question: list[float], concepts: list[tuple[str, int, int]]) -> list[str]:
     """Claims about each (concept, rank, limit), by the concept's rank, then relevance."""
@@ -42,7 +45,7 @@ def load(store: GraphStore, retrieval: Retrieval, stale_days: int) -> Subgraph:
             sub.claims[row["id"]] = ClaimRow(**row)
             retrieval.claims.append(row["id"])
     concept_ids = list(dict.fromkeys(retrieval.concepts + retrieval.summaries))
-    for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids):
+    for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids, source_limit=SUMMARY_SOURCES):
         sub.concepts[row["id"]] = ConceptRow(**row)
     source_ids = {s for c in sub.claims.values() for s in c.sources}
     source_ids |= {s for c in sub.concepts.values() for s in c.sources} | set(retrieval.sources)

@@ -7,11 +7,12 @@ Cypher text.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity
-from neo4j.exceptions import AuthError, ClientError, Neo4jError, ResultFailedError, ServiceUnavailable, SessionExpired
+from neo4j import READ_ACCESS, Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Session, Transaction
+from neo4j.exceptions import AuthError, ClientError, DriverError, Neo4jError, ResultFailedError, ServiceUnavailable, SessionExpired
 
 from graphwiki_assets.core.settings import Neo4jSettings
 
@@ -64,6 +65,9 @@ class GraphStore:
     def __init__(self, settings: Neo4jSettings):
         self.settings = settings
         self._driver: Driver | None = None
+        # Figures derived from the graph that callers may reuse while it has not changed
+        # (the corpus size, keyed by the number of sources); per store, never per module.
+        self.memo: dict[str, Any] = {}
 
     @property
     def driver(self) -> Driver:
@@ -121,6 +125,16 @@ class GraphStore:
         except ResultFailedError as exc:
             raise _server_error(exc) from None
 
+    @contextmanager
+    def reading(self) -> Iterator["Reader"]:
+        """A store for a series of reads (one question): its queries share one session and
+        one read transaction instead of paying for a session and a commit each."""
+        reader = Reader(self)
+        try:
+            yield reader
+        finally:
+            reader.close()
+
     def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``work(tx, ...)`` in one managed write transaction (retried on transient errors)."""
         try:
@@ -135,6 +149,67 @@ class GraphStore:
                 return session.execute_read(work, *args, **kwargs)
         except (ServiceUnavailable, SessionExpired) as exc:
             raise _lost(self.settings, exc) from exc
+
+
+class Reader:
+    """``GraphStore.query`` inside one open read transaction, for one thread.
+
+    An auto-committed query costs a session, a BEGIN and a COMMIT round trip on top of its
+    own; a question runs ten or so small queries, so on a fast graph that overhead is most
+    of its time. A failed query ends the transaction (Neo4j's rule); the next query opens
+    a new one, so callers that retry after a server error (a GDS graph dropped meanwhile)
+    work as they do on the store. Writes still go through the store's own transactions.
+    """
+
+    def __init__(self, store: GraphStore):
+        self.store = store
+        self.settings = store.settings
+        self.memo = store.memo
+        self._session: Session | None = None
+        self._tx: Transaction | None = None
+
+    def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        if self._tx is None:
+            if self._session is None:
+                self._session = self.store.driver.session(database=self.settings.database,
+                                                          default_access_mode=READ_ACCESS)
+            self._tx = self._session.begin_transaction()
+        try:
+            return [r.data() for r in self._tx.run(cypher, params)]
+        except (ServiceUnavailable, SessionExpired) as exc:
+            self.close()
+            raise _lost(self.settings, exc) from exc
+        except ResultFailedError as exc:
+            self._end()
+            raise _server_error(exc) from None
+        except Neo4jError:
+            self._end()
+            raise
+
+    def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return self.store.write(work, *args, **kwargs)
+
+    def read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return self.store.read(work, *args, **kwargs)
+
+    def query_batched(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        return self.store.query_batched(cypher, **params)
+
+    def _end(self) -> None:
+        if self._tx is not None:
+            try:
+                self._tx.close()  # read-only: nothing to roll back
+            except (Neo4jError, DriverError):
+                pass  # already failed on the server; the next query opens a new one
+            self._tx = None
+
+    def close(self) -> None:
+        try:
+            self._end()
+        finally:
+            if self._session is not None:
+                self._session.close()
+                self._session = None
 
 
 def rows(tx: ManagedTransaction, cypher: str, **params: Any) -> list[dict[str, Any]]:
