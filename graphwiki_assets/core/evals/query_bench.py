@@ -42,7 +42,10 @@ PAIR_VIA = 20  # intermediates tried per concept when drawing a connected pair
 @dataclass(frozen=True)
 class BenchConfig:
     per_shape: int = 30  # timed questions per technique (and for flat search)
-    warmup: int = 2  # untimed questions per technique first (JIT, caches, page cache)
+    # Untimed questions per technique first: a freshly started Neo4j compiles its hot paths
+    # over the first few hundred queries (two per technique left the 1k graph, measured
+    # first, slower than the 100k one), and caches and the page cache fill.
+    warmup: int = 10
     askers: int = 8
     per_asker: int = 12  # questions each concurrent asker asks, cycling through the shapes
     hops: int = 2

@@ -165,7 +165,7 @@ RETURN n.id AS id, id(n) AS node_id
 
 RELATED_PPR = """
 CALL gds.pageRank.stream($graph, {
-  sourceNodes: $seeds, dampingFactor: $damping, relationshipWeightProperty: 'weight'
+  sourceNodes: $seeds, dampingFactor: $damping, relationshipWeightProperty: 'weight', tolerance: $tolerance
 })
 YIELD nodeId, score
 WITH nodeId, score WHERE score > 0 AND NOT nodeId IN $seeds

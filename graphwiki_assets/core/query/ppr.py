@@ -28,6 +28,10 @@ from graphwiki_assets.core.store.driver import GraphStore
 _ABSENT = re.compile(r"sourceNodes nodes do not exist in the in-memory graph(?: for the labels \[[^\]]*\])?: "
                      r"\[([\d,\s]*)\]")
 T = TypeVar("T")
+# Iterate until no score moves by more than this. With half the walk restarting at X each
+# step shrinks what is left to move by the damping factor, so the ranking is settled long
+# before GDS's default (1e-7), which at 100k concepts took twice the time for the same top k.
+TOLERANCE = 1e-4
 
 
 def node_ids(store: GraphStore, ids: list[str]) -> dict[str, int]:
@@ -66,7 +70,7 @@ def rank_related(store: GraphStore, seeds: list[str], k: int,
             if not kept or not layer["relationships"]:
                 return []
             return store.query(cypher.RELATED_PPR, graph=layer["name"], seeds=kept, damping=damping,
-                               limit=2 * k + 10)
+                               tolerance=TOLERANCE, limit=2 * k + 10)
 
         return without_absent(run, len(graph_ids))
 
