@@ -29,3 +29,9 @@ def keys_for(name: str, aliases: list[str]) -> list[str]:
         if key and key not in keys:
             keys.append(key)
     return keys
+
+
+def key_query(keys: list[str]) -> str:
+    """A Lucene query for the ``concept_keys`` index matching any of the keys as a phrase
+    (keys that are not letters, digits and spaces are left out: nothing needs escaping)."""
+    return " OR ".join(f'"{k}"' for k in keys if k.replace(" ", "").isalnum())

@@ -26,7 +26,7 @@ import numpy as np
 
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs, view
-from graphwiki_assets.core.ingest.keys import keys_for, name_key
+from graphwiki_assets.core.ingest.keys import key_query, keys_for, name_key
 from graphwiki_assets.core.ingest.models import Candidates, ConceptAction, JudgmentRecord, Mention, ResolutionPlan
 from graphwiki_assets.core.ingest.overlap import earlier_overlaps
 from graphwiki_assets.core.ingest.timing import StageTimes
@@ -64,11 +64,6 @@ def _hash(*parts: str) -> str:
 
 def concept_id_for(source_id: str, name: str) -> str:
     return f"concept-{_hash(source_id, name_key(name))}"
-
-
-def key_query(keys: list[str]) -> str:
-    """A Lucene query matching any of the keys as a phrase (keys carry no Lucene syntax)."""
-    return " OR ".join(f'"{k}"' for k in keys if k.replace(" ", "").isalnum())
 
 
 def types_compatible(a: str, b: str) -> bool:
@@ -155,7 +150,8 @@ class _Stage1:
 
 def _exact_graph(store: GraphStore, mentions: list[Mention]) -> dict[int, dict]:
     """The exact-key match of each mention, when its type does not contradict the node's."""
-    keyed = [{"index": m.index, "keys": m.keys, "query": key_query(m.keys)} for m in mentions if key_query(m.keys)]
+    keyed = [row for row in ({"index": m.index, "keys": m.keys, "query": key_query(m.keys)} for m in mentions)
+             if row["query"]]
     found: dict[int, dict] = {}
     for row in store.query(cypher.EXACT_KEY_MATCHES, mentions=keyed) if keyed else []:
         mention = mentions[row["index"]]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphwiki_assets.core.embeddings import Embedder
-from graphwiki_assets.core.ingest.keys import name_key
+from graphwiki_assets.core.ingest.keys import key_query, name_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, Linking, NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import GraphStore
@@ -43,24 +43,17 @@ class LinkConfig:
 
 # Homonyms kept per key; an exact key ranks first among the index's hits (shortest field).
 KEY_HITS = 50
-_SAFE_KEY = re.compile(r"[\w ]+")  # no Lucene syntax: name_key leaves only these anyway
 
 
 def _compact(key: str) -> str:
     return key.replace(" ", "")
 
 
-def key_lookup(key: str, compact_forms: bool = False) -> str:
-    """A Lucene query for the concepts whose keys may equal ``key``: the key as a phrase and,
-    with ``compact_forms``, the key without spaces, whole and split once (the WHERE of the
-    Cypher keeps exact matches only). Empty when the key cannot be quoted safely."""
-    if not _SAFE_KEY.fullmatch(key):
-        return ""
-    phrases = [key]
-    if compact_forms:
-        compact = _compact(key)
-        phrases += [compact] + [f"{compact[:i]} {compact[i:]}" for i in range(1, len(compact))]
-    return " OR ".join(f'"{p}"' for p in dict.fromkeys(phrases))
+def spellings(key: str) -> list[str]:
+    """The key and the ways it may be spaced in another name: without spaces, and that split
+    once ("graph rag", "graphrag"). The Cypher keeps the concepts whose keys match exactly."""
+    compact = _compact(key)
+    return list(dict.fromkeys([key, compact] + [f"{compact[:i]} {compact[i:]}" for i in range(1, len(compact))]))
 
 
 def link_entities(store: GraphStore, embedder: Embedder, mentions: list[str],
@@ -69,8 +62,9 @@ def link_entities(store: GraphStore, embedder: Embedder, mentions: list[str],
     linking = Linking()
     if not mentions:
         return linking
-    params = [{"index": i, "key": name_key(m), "compact": _compact(name_key(m)),
-               "query": key_lookup(name_key(m), compact_forms=True)} for i, m in enumerate(mentions)]
+    keys = [name_key(m) for m in mentions]
+    params = [{"index": i, "key": key, "compact": _compact(key), "query": key_query(spellings(key))}
+              for i, key in enumerate(keys)]
     params = [p for p in params if p["query"]]
     exact: dict[int, list[dict]] = {}
     for row in store.query(cypher.CONCEPTS_BY_KEYS, mentions=params, limit=KEY_HITS) if params else []:
@@ -141,7 +135,7 @@ def link_question(store: GraphStore, question: str) -> list[Link]:
     if not spans:
         return []
     by_key: dict[str, list[dict]] = {}
-    keys = [{"key": key, "query": key_lookup(key)} for key in sorted({span[3] for span in spans})]
+    keys = [{"key": key, "query": key_query([key])} for key in sorted({span[3] for span in spans})]
     for row in store.query(cypher.CONCEPTS_BY_ANY_KEY, keys=[k for k in keys if k["query"]], limit=KEY_HITS):
         for key in row["keys"]:
             by_key.setdefault(key, []).append(row)

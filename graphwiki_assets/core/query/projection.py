@@ -37,12 +37,12 @@ _SEPARATOR = "@"
 LAYER_SUFFIX = "-concepts"
 # One build at a time per process: eight askers after a restart wait for one projection.
 _BUILDING = threading.Lock()
+T = TypeVar("T")
 
 
 def concept_layer(prefix: str = PROJECTION) -> str:
     """The prefix of the concept layers of ``prefix``'s builds."""
     return prefix + LAYER_SUFFIX
-T = TypeVar("T")
 
 
 @dataclass

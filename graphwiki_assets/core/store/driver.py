@@ -187,13 +187,8 @@ class Reader:
             raise
 
     def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        # a question may catch up a graph no ingest has refreshed yet (the shape signatures)
         return self.store.write(work, *args, **kwargs)
-
-    def read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return self.store.read(work, *args, **kwargs)
-
-    def query_batched(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
-        return self.store.query_batched(cypher, **params)
 
     def _end(self) -> None:
         if self._tx is not None:
