@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest import cypher
@@ -43,6 +44,8 @@ from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
 DEFAULT_BATCH_SIZE = 32
+T = TypeVar("T")
+P = TypeVar("P")
 
 
 def utc_now() -> str:
@@ -266,28 +269,54 @@ def batched(items: Iterable, size: int) -> Iterator[list]:
         yield chunk
 
 
+def one_ahead(batches: Iterable[T], prepare: Callable[[T], P]) -> Iterator[tuple[P, bool]]:
+    """Each batch prepared while the one before it is consumed, with whether it is the last.
+
+    Preparing (extraction, embedding) needs no graph and no lease, so the model works on the
+    next batch while the graph resolves and writes this one. The CLI and the Dagster step
+    both walk their batches through here.
+    """
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-prepare") as ahead:
+        it = iter(batches)
+        upcoming = next(it, None)
+        pending = ahead.submit(prepare, upcoming) if upcoming is not None else None
+        while pending is not None:
+            prepared = pending.result()
+            upcoming = next(it, None)
+            pending = ahead.submit(prepare, upcoming) if upcoming is not None else None
+            yield prepared, pending is None
+
+
+def commit_extracted(ingestor: Ingestor, candidates: list[Candidates],
+                     progress: Callable[[list[CommitReport]], None] | None = None) -> list[CommitReport]:
+    """Resolve and commit sources already extracted (the Dagster path), batch by batch, each
+    batch embedded while the one before it is resolved and written."""
+    reports: list[CommitReport] = []
+    if not candidates:
+        return reports
+    ingestor.ensure_schema()
+    embedded = one_ahead(batched(candidates, ingestor.config.batch_size), lambda b: (b, ingestor.embed(b)))
+    for (batch, vectors), _last in embedded:
+        done = ingestor.resolve_and_commit(batch, vectors)
+        reports += done
+        if progress:
+            progress(done)
+    return reports
+
+
 def ingest_documents(ingestor: Ingestor, documents: Iterable[SourceDocument | SourceRejected],
                      progress: Callable[[CommitReport], None] | None = None) -> IngestReport:
     started = time.monotonic()
     before = ingestor.llm.usage.snapshot()
     encoded_before, calls_before = ingestor.embedder.encoded, ingestor.embedder.model_calls
     report = IngestReport(backend=ingestor.llm.label)
-    # The next batch is read, extracted and embedded while this one is resolved and
-    # committed: the model and the graph do their work at the same time.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-prepare") as ahead:
-        batches = batched(documents, ingestor.config.batch_size)
-        upcoming = next(batches, None)
-        pending = ahead.submit(ingestor.prepare, upcoming) if upcoming is not None else None
-        while pending is not None:
-            prepared = pending.result()
-            upcoming = next(batches, None)
-            pending = ahead.submit(ingestor.prepare, upcoming) if upcoming is not None else None
-            for result in ingestor.finish(prepared):
-                report.reports.append(result)
-                if progress:
-                    progress(result)
-            report.batches += 1
-            refresh_after_batch(ingestor.store, last=pending is None, log=ingestor.log)
+    for prepared, last in one_ahead(batched(documents, ingestor.config.batch_size), ingestor.prepare):
+        for result in ingestor.finish(prepared):
+            report.reports.append(result)
+            if progress:
+                progress(result)
+        report.batches += 1
+        refresh_after_batch(ingestor.store, last=last, log=ingestor.log)
     summary = ingestor.summaries()
     report.summaries, report.summary_failures = summary.refreshed, summary.failed_calls
     used = ingestor.llm.usage.snapshot() - before

@@ -22,7 +22,8 @@ import dagster as dg
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
 from graphwiki_assets.core.ingest.files import SourceDocument, SourceRejected, read_source
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
-from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, batched, extract_sources, triage, utc_now
+from graphwiki_assets.core.ingest.pipeline import (IngestConfig, Ingestor, commit_extracted, extract_sources, triage,
+                                                   utc_now)
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.defs.ingest.partitions import source_partitions
@@ -140,11 +141,12 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
         if pending:
             ingestor = Ingestor(store=store, embedder=embeddings.embedder(), llm=client, config=_config(graphwiki),
                                 times=times, log=context.log.info, purpose=f"dagster run {context.run_id[:8]}")
-            ingestor.ensure_schema()
-            for batch in batched(pending, ingestor.config.batch_size):
-                for report in ingestor.resolve_and_commit(batch, ingestor.embed(batch)):
-                    reports[report.path] = report
+
+            def committed(batch: list[CommitReport]) -> None:
+                reports.update((r.path, r) for r in batch)
                 context.log.info(f"committed {sum(r.status == 'new' for r in reports.values())} of {len(pending)} sources")
+
+            commit_extracted(ingestor, pending, progress=committed)
         written = [r.source_id for r in reports.values() if r.status == "new"]
         checks = list(verify_results(store, source_ids=written))
     failed = {k: r for k, r in reports.items() if r.status == "failed"}
