@@ -6,7 +6,9 @@ so it loads from site-packages with the hub switched off.
 Encoding is the dominant cost of ingest on a CPU, and it is cheapest in large batches:
 callers hand over every text of a unit of work at once. Each distinct text is encoded
 once per call, and a bounded text-hash cache keeps a text seen before from being
-encoded again.
+encoded again. A call with only a few new texts (a question) goes to ONNX Runtime when the
+model can be exported there (``embeddings_onnx``): a forward pass's fixed cost, not its
+arithmetic, is what one short text pays for.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
+
+from graphwiki_assets.core.embeddings_onnx import SMALL_CALL, OnnxShortTexts, load_short_texts
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
@@ -46,6 +50,9 @@ class Embedder:
         from sentence_transformers import SentenceTransformer
 
         self._model = SentenceTransformer(path, device="cpu")
+        self._path = path
+        self._short: OnnxShortTexts | None = None
+        self._short_tried = False
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dimension = int(get_dim())
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
@@ -65,7 +72,8 @@ class Embedder:
                 if key not in self._cache and key not in todo:
                     todo[key] = text
             if todo:
-                fresh = self._model.encode(
+                short = self._short_texts() if len(todo) <= SMALL_CALL else None
+                fresh = short.encode(list(todo.values())) if short else self._model.encode(
                     list(todo.values()), batch_size=batch_size, normalize_embeddings=True,
                     convert_to_numpy=True, show_progress_bar=False,
                 ).astype(np.float32)
@@ -82,6 +90,16 @@ class Embedder:
 
     def encode_one(self, text: str) -> list[float]:
         return self.encode([text])[0].tolist()
+
+    def _short_texts(self) -> OnnxShortTexts | None:
+        """Exported (or found in the cache) on the first small call, not at load: a run that
+        only ingests never pays for it."""
+        if not self._short_tried:
+            import torch
+
+            self._short_tried = True
+            self._short = load_short_texts(self._model, self._path, torch.get_num_threads())
+        return self._short
 
 
 @lru_cache(maxsize=4)
