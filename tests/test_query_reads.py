@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from neo4j.exceptions import ClientError
 
@@ -11,7 +13,7 @@ from graphwiki_assets.core.query.answer import estimate_tokens
 from graphwiki_assets.core.query.linking import link_entities, link_question
 from graphwiki_assets.core.query.subgraph import SUMMARY_SOURCES
 from graphwiki_assets.core.query.models import Retrieval
-from graphwiki_assets.core.query import subgraph
+from graphwiki_assets.core.query import cypher, subgraph
 from tests.test_query_graph import offline_llm  # noqa: F401 (fixture)
 
 
@@ -92,3 +94,36 @@ def test_the_corpus_size_in_an_answer_follows_new_sources(store, embedder, offli
                 t="y" * 800)
     second = ask(store, embedder, offline_llm, "What is Nothing-here?", shape="what_is", entities=["Nothing-here"])
     assert (first.corpus_tokens, second.corpus_tokens) == (estimate_tokens(400), estimate_tokens(1200))
+
+
+def test_a_hub_hop_picks_by_edge_weight_then_relevance_exactly_as_scoring_every_neighbour(store):
+    """Only neighbours at or above the fanout-th strongest edge are scored against the
+    question; the picks must be those of ranking every neighbour, ties included."""
+    rng = random.Random(7)
+    dim = 8
+
+    def unit() -> list[float]:
+        v = [rng.gauss(0, 1) for _ in range(dim)]
+        norm = sum(x * x for x in v) ** 0.5
+        return [x / norm for x in v]
+
+    # A hub with 60 neighbours whose edges weigh 1 to 4, many tied, one neighbour unembedded.
+    neighbours = [{"id": f"n-{i:02d}", "weight": rng.choice([1, 1, 1, 2, 2, 3, 4]),
+                   "embedding": None if i == 5 else unit()} for i in range(60)]
+    store.query("""
+        CREATE (h:Concept {id: 'hub', name: 'Hub', status: 'current'})
+        WITH h UNWIND $rows AS r
+        CREATE (n:Concept {id: r.id, name: r.id, status: 'current'})
+        SET n.embedding = r.embedding
+        CREATE (h)-[:RELATED_TO {weight: r.weight}]->(n)""", rows=neighbours)
+    question = unit()
+
+    def relevance(n) -> float:  # Neo4j's cosine similarity lies in [0, 1]; no embedding scores 0
+        return 0.0 if n["embedding"] is None else (1 + sum(a * b for a, b in zip(n["embedding"], question))) / 2
+
+    for fanout in (1, 3, 8, 20, 60, 80):
+        ranked = sorted(neighbours, key=lambda n: (-n["weight"], -relevance(n), n["id"]))
+        with store.reading() as reads:
+            rows = reads.query(cypher.TRAVERSAL_HOP, frontier=["hub"], seen=["hub"], fanout=fanout, question=question)
+        assert [r["id"] for r in rows] == [n["id"] for n in ranked[:fanout]], fanout
+        assert {r["degree"] for r in rows} == {60}

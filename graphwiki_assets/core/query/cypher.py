@@ -145,11 +145,22 @@ TRAVERSAL_HOP = """
 UNWIND $frontier AS fid
 MATCH (c:Concept {id: fid})-[r:RELATED_TO|PART_OF]-(n:Concept)
 WHERE NOT n.id IN $seen AND n.status <> 'superseded'
-WITH c, n, max(coalesce(r.weight, 1)) AS weight,
-     collect(DISTINCT toLower(type(r))) AS kinds,
-     CASE WHEN n.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(n.embedding, $question) END AS relevance
+WITH c, n, max(coalesce(r.weight, 1)) AS weight, collect(DISTINCT toLower(type(r))) AS kinds
+WITH c, collect({n: n, weight: weight, kinds: kinds}) AS near
+// Picks go by weight first, so none can weigh less than the fanout-th strongest edge: only
+// those at or above it are scored against the question (one embedding read each), and a hub
+// costs its strong edges, not its degree. The picks are exactly those of scoring them all.
+CALL (near) {
+  UNWIND near AS x
+  WITH x.weight AS w ORDER BY w DESC LIMIT $fanout
+  RETURN min(w) AS cut
+}
+UNWIND near AS x
+WITH c, size(near) AS degree, x WHERE x.weight >= cut
+WITH c, degree, x.n AS n, x.weight AS weight, x.kinds AS kinds,
+     CASE WHEN x.n.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(x.n.embedding, $question) END AS relevance
 ORDER BY weight DESC, relevance DESC, n.id
-WITH c, collect({id: n.id, kinds: kinds, weight: weight})[..$fanout] AS picks, count(n) AS degree
+WITH c, degree, collect({id: n.id, kinds: kinds, weight: weight})[..$fanout] AS picks
 UNWIND picks AS p
 RETURN c.id AS parent, p.id AS id, p.kinds AS kinds, p.weight AS weight, degree
 """
