@@ -11,7 +11,7 @@ TEXTS = ["Which lab built the Driftwood engine?", "Tidescript", "", "word " * 40
 
 
 def test_a_question_is_embedded_by_onnx_runtime_as_pytorch_embeds_it(embedder):
-    assert embedder._short_texts() is not None, "the packaged model exports to ONNX Runtime"
+    assert embedder.short_texts is not None, "the packaged model exports to ONNX Runtime"
     fast = np.stack([np.asarray(embedder.encode_one(t + " (asked)")) for t in TEXTS])
     reference = embedder._model.encode([t + " (asked)" for t in TEXTS], normalize_embeddings=True)
     assert np.min(np.sum(fast * reference, axis=1)) > 0.9999
@@ -19,7 +19,7 @@ def test_a_question_is_embedded_by_onnx_runtime_as_pytorch_embeds_it(embedder):
 
 
 def test_a_small_call_with_texts_of_different_lengths_is_padded_correctly(embedder):
-    short = embedder._short_texts()
+    short = embedder.short_texts
     batch = short.encode(TEXTS)
     one_by_one = np.stack([short.encode([t])[0] for t in TEXTS])
     assert np.min(np.sum(batch * one_by_one, axis=1)) > 0.9999

@@ -17,7 +17,7 @@ import hashlib
 import os
 import threading
 from collections import OrderedDict
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -51,8 +51,6 @@ class Embedder:
 
         self._model = SentenceTransformer(path, device="cpu")
         self._path = path
-        self._short: OnnxShortTexts | None = None
-        self._short_tried = False
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dimension = int(get_dim())
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
@@ -72,7 +70,7 @@ class Embedder:
                 if key not in self._cache and key not in todo:
                     todo[key] = text
             if todo:
-                short = self._short_texts() if len(todo) <= SMALL_CALL else None
+                short = self.short_texts if len(todo) <= SMALL_CALL else None
                 fresh = short.encode(list(todo.values())) if short else self._model.encode(
                     list(todo.values()), batch_size=batch_size, normalize_embeddings=True,
                     convert_to_numpy=True, show_progress_bar=False,
@@ -91,15 +89,13 @@ class Embedder:
     def encode_one(self, text: str) -> list[float]:
         return self.encode([text])[0].tolist()
 
-    def _short_texts(self) -> OnnxShortTexts | None:
+    @cached_property
+    def short_texts(self) -> OnnxShortTexts | None:
         """Exported (or found in the cache) on the first small call, not at load: a run that
         only ingests never pays for it."""
-        if not self._short_tried:
-            import torch
+        import torch
 
-            self._short_tried = True
-            self._short = load_short_texts(self._model, self._path, torch.get_num_threads())
-        return self._short
+        return load_short_texts(self._model, self._path, torch.get_num_threads())
 
 
 @lru_cache(maxsize=4)

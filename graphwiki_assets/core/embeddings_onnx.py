@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from graphwiki_assets.core.settings import user_cache_dir
+
 log = logging.getLogger(__name__)
 
 # Texts per call that go to ONNX Runtime; more, and PyTorch's batching is as fast.
@@ -30,11 +32,6 @@ SMALL_CALL = 8
 # Two lengths in one call, so the check covers padding as well as a single text.
 PROBES = ["A probe sentence, checked against the reference encoder before the export is trusted.", "A probe."]
 MIN_PROBE_COSINE = 0.9999
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "graphwiki" / "onnx"
 
 
 def _mean_pooled(model) -> bool:
@@ -86,8 +83,8 @@ def _export(model, target: Path) -> None:
     try:
         with torch.inference_mode(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the tracer's notes on constants: the probe check below decides
-            torch.onnx.export(transformer, tuple(features[n] for n in names), tmp, input_names=names, output_names=["last_hidden_state"],
-                              dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]},
+            torch.onnx.export(transformer, tuple(features[n] for n in names), tmp, input_names=names,
+                              output_names=["last_hidden_state"], dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]},
                               opset_version=17, dynamo=False)
         os.replace(tmp, target)
     finally:
@@ -129,7 +126,7 @@ def load_short_texts(model, model_path: str, threads: int, folder: Path | None =
         return None
     if not _mean_pooled(model):
         return None
-    folder = folder or cache_dir()
+    folder = folder or user_cache_dir() / "onnx"
     target = folder / f"{_fingerprint(model_path, model)}.onnx"
     verified = target.with_suffix(".json")
     try:

@@ -21,6 +21,12 @@ DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024
 DEFAULT_MAX_CALLS_PER_SOURCE = 400
 
 
+def user_cache_dir() -> Path:
+    """Where graphwiki keeps what it builds once per user and reuses across projects (the
+    Neo4j distribution, the exported embedding model): ``$XDG_CACHE_HOME/graphwiki``."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "graphwiki"
+
+
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:
     value = env.get(name)
     if not value:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from graphwiki_assets.core.settings import user_cache_dir
+
 NEO4J_VERSION = "5.26.30"
 GDS_VERSION = "2.13.9"
 _COMPLETE_MARKER = ".complete"
@@ -45,10 +47,8 @@ class Distribution:
 
 
 def default_cache_root() -> Path:
-    base = os.environ.get("GRAPHWIKI_NEO4J_DIST") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "graphwiki", "neo4j-dist"
-    )
-    return Path(base)
+    override = os.environ.get("GRAPHWIKI_NEO4J_DIST")
+    return Path(override) if override else user_cache_dir() / "neo4j-dist"
 
 
 def ensure_distribution(
