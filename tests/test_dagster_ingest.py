@@ -94,3 +94,17 @@ def test_a_bad_file_is_skipped_with_its_reason_and_the_run_goes_on(store, settin
     meta, _ = _metadata(result, "sources")
     assert meta["sources_skipped"].value == 1 and "binary" in meta["skipped"].value
     assert store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == 1
+
+
+def test_each_partition_says_what_its_own_source_gave_beside_the_runs_totals(store, settings, tmp_path):
+    _, keys, _, result = _smoke_run(settings, tmp_path)
+    by_partition = {e.partition: e.materialization.metadata for e in result.get_asset_materialization_events()
+                    if e.asset_key.path[-1] == "claim_links"}
+    claims = {key: by_partition[key]["source_claims"].value for key in keys}
+    assert all(by_partition[key]["source_status"].value == "new" for key in keys)
+    # Each partition its own count; the run's total, on every partition, is their sum.
+    assert all(n >= 1 for n in claims.values())
+    assert {meta["claims"].value for meta in by_partition.values()} == {sum(claims.values())}
+    extracted = {e.partition: e.materialization.metadata for e in result.get_asset_materialization_events()
+                 if e.asset_key.path[-1] == "extracted_candidates"}
+    assert sum(extracted[key]["source_claims"].value for key in keys) == extracted[keys[0]]["claims"].value

@@ -19,6 +19,7 @@ from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionP
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.halving import halving
 from graphwiki_assets.core.llm.pool import call_all
 from graphwiki_assets.core.llm.requests import ClaimPair, ConflictRequest, ConflictVerdict
 from graphwiki_assets.core.store.driver import GraphStore
@@ -28,7 +29,9 @@ from graphwiki_assets.core.store.driver import GraphStore
 class ConflictConfig:
     similarity_floor: float = 0.25  # claims sharing a concept yet less alike than this talk past each other
     per_claim: int = 5  # existing claims compared with each new claim
-    pairs_per_call: int = 64
+    # Like stage 2's calls: large enough to list a shared claim once for many pairs, small
+    # enough to answer inside a model's output limit (a reply cut off is asked in halves).
+    pairs_per_call: int = 192
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,7 @@ def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, conf
 def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:
     calls = [list(range(i, min(i + config.pairs_per_call, len(pairs)))) for i in range(0, len(pairs), config.pairs_per_call)]
 
+    @halving
     def ask(indexes: list[int]) -> dict[str, ConflictVerdict]:
         request = ConflictRequest(pairs=[
             ClaimPair(pair_id=str(n + 1), concept=pairs[i].concept, concept_aliases=pairs[i].aliases,

@@ -2,23 +2,30 @@
 
 Pairs are sent in a few large calls per batch rather than one call per source, and the
 calls run side by side. A mention's candidates stay in one call, so its description is
-paid for once; the prompt lists each distinct entity once however many pairs share it.
+paid for once; the prompt lists each distinct entity once however many pairs share it, so
+mentions that share entities (a popular candidate, an earlier mention of the batch that is
+itself a candidate) are packed into the same call.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES
 from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.halving import halving
 from graphwiki_assets.core.llm.pool import call_all
 from graphwiki_assets.core.llm.requests import NO_VERDICT, EntityView, JudgePair, JudgeRequest, Verdict
 
 
 @dataclass(frozen=True)
 class JudgeConfig:
-    pairs_per_call: int = 192  # large enough to share entities, small enough for a model's output limit
+    # Large calls share instructions and entities. A verdict is about 20 output tokens, so a
+    # full call answers in about 8k, inside current models' 16k output limit; a model whose
+    # limit is smaller cuts its reply off, and that call is asked again in halves.
+    pairs_per_call: int = 384
     # About two dozen words: enough for what a thing is (and to tell two Javas apart); the
     # judge's cost grows with every character of every entity.
     context_chars: int = 120
@@ -37,15 +44,28 @@ def view(name: str, type_: str, aliases: list[str], context: str, config: JudgeC
     return EntityView(name=name, type=specific, aliases=list(aliases)[:8], context=clip(context or "", config.context_chars))
 
 
-def _calls(groups: list[list[int]], limit: int) -> list[list[int]]:
-    """Pack groups of pair indexes (one group per mention) into calls of about ``limit`` pairs."""
-    calls: list[list[int]] = []
-    for group in groups:
-        if calls and len(calls[-1]) + len(group) <= limit:
-            calls[-1].extend(group)
-        else:
-            calls.append(list(group))
-    return calls
+def _calls(groups: list[list[int]], limit: int, entities: list[set[str]] | None = None) -> list[list[int]]:
+    """Pack groups of pair indexes (one group per mention) into as few calls of at most about
+    ``limit`` pairs as fit, each group into the call that already lists most of its
+    ``entities`` (the keys of the views it holds): what two groups share is paid for once."""
+    total = sum(len(group) for group in groups)
+    calls: list[list[int]] = [[] for _ in range(max(1, math.ceil(total / limit)))]
+    listed: list[set[str]] = [set() for _ in calls]
+    for n, group in enumerate(groups):
+        keys = entities[n] if entities is not None else set()
+        room = [c for c in range(len(calls)) if not calls[c] or len(calls[c]) + len(group) <= limit]
+        if not room:
+            calls.append([])
+            listed.append(set())
+            room = [len(calls) - 1]
+        best = max(room, key=lambda c: (len(keys & listed[c]), -len(calls[c]), -c))
+        calls[best].extend(group)
+        listed[best] |= keys
+    return [call for call in calls if call]
+
+
+def _key(entity: EntityView) -> str:
+    return "\x1f".join([entity.name, entity.type, *entity.aliases, "", entity.context])
 
 
 def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], config: JudgeConfig = JudgeConfig(),
@@ -55,8 +75,10 @@ def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], conf
     if not pairs:
         return []
     groups = groups if groups is not None else [[i] for i in range(len(pairs))]
-    calls = _calls(groups, config.pairs_per_call)
+    entities = [{_key(view) for i in group for view in pairs[i]} for group in groups]
+    calls = _calls(groups, config.pairs_per_call, entities)
 
+    @halving
     def ask(indexes: list[int]) -> dict[str, Verdict]:
         # Short ids within a call (the model repeats each one); mapped back to the batch's.
         request = JudgeRequest(pairs=[JudgePair(pair_id=str(n + 1), mention=pairs[i][0], candidate=pairs[i][1])

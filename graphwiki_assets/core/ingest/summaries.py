@@ -53,7 +53,7 @@ def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig)
             return run
         after = pending[-1]["id"]
         requests = [SummaryRequest(concept_id=row["id"], name=row["name"], type=row["type"] or "",
-                                   current_summary=row["summary"], facts=[f[: config.fact_chars] for f in row["facts"]])
+                                   current_summary=row["summary"], facts=_new_facts(row, config))
                     for row in pending]
         calls = [requests[i:i + config.concepts_per_call] for i in range(0, len(requests), config.concepts_per_call)]
         updates = []
@@ -66,3 +66,10 @@ def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig)
         for start in range(0, len(updates), 500):
             store.query(cypher.SET_SUMMARIES, rows=updates[start:start + 500], backend=llm.label, now=now)
         run.refreshed += len(updates)
+
+
+def _new_facts(row: dict, config: SummaryConfig) -> list[str]:
+    """The facts to give with a summary: not one the summary already is word for word (a
+    concept's first summary is often its first claim), which would be paid for twice."""
+    summary = " ".join(row["summary"].split())
+    return [f[: config.fact_chars] for f in row["facts"] if " ".join(f.split()) != summary]

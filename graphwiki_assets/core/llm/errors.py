@@ -13,3 +13,9 @@ class LLMUnavailable(LLMError):
 
 class LLMBadOutput(LLMError):
     """The reply was still not valid after one repair re-ask."""
+
+
+class LLMOutputTruncated(LLMBadOutput):
+    """The reply stopped at the model's output limit: the request asked for more answers
+    than fit in one reply. Asking again as it is would end the same way; asking for fewer
+    at a time does not (``llm.halving``)."""

@@ -9,7 +9,9 @@ jitter (a server's Retry-After is honoured up to ``backoff_max``), then the call
 with ``LLMUnavailable``. Other 4xx fail at once, except that an endpoint rejecting
 JSON-schema output is asked again with plain JSON mode, then with no response format.
 Output: the reply must parse as JSON and validate against the task's response model;
-if not, the model is shown the error and asked once more, then ``LLMBadOutput``.
+if not, the model is shown the error and asked once more, then ``LLMBadOutput``. A reply
+cut off at the model's output limit is not re-asked: ``LLMOutputTruncated`` tells the
+caller to ask for fewer answers at a time.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
-from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMUnavailable
+from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMOutputTruncated, LLMUnavailable
 from graphwiki_assets.core.llm.prompts import Messages, estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.settings import LLMSettings
 
@@ -143,6 +145,10 @@ class OpenAILLM(BaseLLM):
         prompt = getattr(usage, "prompt_tokens", None) or estimate_prompt_tokens(messages)
         done = getattr(usage, "completion_tokens", None) or estimate_tokens(content)
         self.usage.add(task.name, calls=1, prompt_tokens=prompt, completion_tokens=done)
+        if choice is not None and getattr(choice, "finish_reason", None) == "length":
+            self.usage.add(task.name, failures=1)
+            raise LLMOutputTruncated(f"{self.label} {task.name}: the reply stopped at the model's output limit "
+                                     f"after {done} tokens")
         return content
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:

@@ -7,7 +7,8 @@ request its prompt was built from (the data fence holds it as JSON), answered by
 rules as the offline backend, and returned as the JSON the response schema asks for.
 An optional latency per call stands in for a remote model; ``fail_marker`` makes every
 request whose data contains that text (of ``fail_task`` only, when given) fail with HTTP
-500, to test that one bad source fails alone.
+500, to test that one bad source fails alone. ``max_output_tokens`` cuts longer replies
+off the way a model's output limit does (``finish_reason: "length"``).
 """
 
 from __future__ import annotations
@@ -87,8 +88,10 @@ class RulesServer:
     """``with RulesServer(latency=0.3) as server: ... server.base_url ...``"""
 
     def __init__(self, latency: float = 0.0, fail_marker: str | None = None, fail_task: str | None = None,
-                 port: int = 0):
+                 port: int = 0, max_output_tokens: int | None = None):
         self.latency = latency
+        self.max_output_tokens = max_output_tokens
+        self.truncated = 0
         self.fail_marker = fail_marker
         self.fail_task = fail_task
         self.failed = 0
@@ -149,10 +152,15 @@ class RulesServer:
             answer = self._rules._complete(TASKS[task], request)
             content = json.dumps(_shape(answer.model_dump(mode="json"), TASKS[task].schema))
             response.model_validate_json(content)  # what we send must parse on the other side
+            finish = "stop"
+            if self.max_output_tokens is not None and estimate_tokens(content) > self.max_output_tokens:
+                content, finish = content[: 4 * self.max_output_tokens], "length"
+                with self._lock:
+                    self.truncated += 1
             return 200, {
                 "id": f"chatcmpl-rules-{self.requests}", "object": "chat.completion", "created": int(time.time()),
                 "model": body.get("model", "rules"),
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}],
                 "usage": {"prompt_tokens": estimate_prompt_tokens(messages), "completion_tokens": estimate_tokens(content),
                           "total_tokens": estimate_prompt_tokens(messages) + estimate_tokens(content)},
             }

@@ -49,6 +49,14 @@ def _usage_metadata(llm, before) -> dict:
     return meta
 
 
+def _partition_metadata(context: dg.AssetExecutionContext, key: str, metadata: dict,
+                        asset_key: str | None = None) -> None:
+    """What one source's materialisation says of that source alone. The run's totals are
+    on every partition's event as well; a table of the whole run would be copied into each of
+    a backfill's hundreds of events, and say nothing about the partition it is shown on."""
+    context.add_asset_metadata(metadata, asset_key=asset_key, partition_key=key)
+
+
 def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
     return IngestConfig(batch_size=graphwiki.ingest_batch, max_bytes=graphwiki.max_source_bytes,
                         extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source))
@@ -77,6 +85,10 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
         **{f"sources_{s}": dg.MetadataValue.int(n) for s, n in counts.items()},
         "skipped": dg.MetadataValue.md(markdown_table(problems[:50], ["path", "reason"], empty="none skipped")),
     })
+    for key, value in out.items():
+        _partition_metadata(context, key, {"status": dg.MetadataValue.text(value["status"]),
+                                           **({"reason": dg.MetadataValue.text(value["reason"])}
+                                              if value.get("reason") else {})})
     return out
 
 
@@ -94,16 +106,19 @@ def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, graph
     out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
     out.update({c.path: c for c in candidates})
     out.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
-    rows = [{"source": c.path, "concepts": len(c.extraction.concepts), "claims": len(c.extraction.claims),
-             "chunks": c.chunks} for c in candidates]
     context.add_output_metadata({
         "sources_extracted": dg.MetadataValue.int(len(candidates)),
         "sources_failed": dg.MetadataValue.int(len(failed)),
-        "concepts": dg.MetadataValue.int(sum(r["concepts"] for r in rows)),
-        "claims": dg.MetadataValue.int(sum(r["claims"] for r in rows)),
-        "preview": dg.MetadataValue.md(markdown_table(rows[:50], ["source", "concepts", "claims", "chunks"])),
+        "concepts": dg.MetadataValue.int(sum(len(c.extraction.concepts) for c in candidates)),
+        "claims": dg.MetadataValue.int(sum(len(c.extraction.claims) for c in candidates)),
         **_usage_metadata(client, before),
     })
+    for c in candidates:
+        _partition_metadata(context, c.path, {"source_concepts": dg.MetadataValue.int(len(c.extraction.concepts)),
+                                              "source_claims": dg.MetadataValue.int(len(c.extraction.claims)),
+                                              "source_chunks": dg.MetadataValue.int(c.chunks)})
+    for r in failed:
+        _partition_metadata(context, r.path, {"failed": dg.MetadataValue.text(r.reason)})
     return out
 
 
@@ -161,9 +176,16 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
         )
     resolved = {key: {"status": r.status, "created": r.concepts_created, "merged": r.concepts_merged,
                       "judgments": r.judgments} for key, r in reports.items()}
-    rows = [{"source": k, "status": r.status, "created": r.concepts_created, "merged": r.concepts_merged,
-             "claims": r.claims, "contradictions": r.contradictions} for k, r in reports.items()]
     new = [r for r in reports.values() if r.status == "new"]
+    for key, r in reports.items():
+        _partition_metadata(context, key, {"source_status": dg.MetadataValue.text(r.status),
+                                           "source_created": dg.MetadataValue.int(r.concepts_created),
+                                           "source_merged": dg.MetadataValue.int(r.concepts_merged)},
+                            asset_key="resolved_concepts")
+        _partition_metadata(context, key, {"source_status": dg.MetadataValue.text(r.status),
+                                           "source_claims": dg.MetadataValue.int(r.claims),
+                                           "source_contradictions": dg.MetadataValue.int(r.contradictions)},
+                            asset_key="claim_links")
     usage = _usage_metadata(client, before)
     yield dg.Output(resolved, output_name="resolved_concepts", metadata={
         "created": dg.MetadataValue.int(sum(r.concepts_created for r in new)),
@@ -178,8 +200,6 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
         "settled": dg.MetadataValue.int(sum(r.settled for r in new)),
         "flagged_for_review": dg.MetadataValue.int(sum(r.flagged_for_review for r in new)),
         "seconds_by_stage": dg.MetadataValue.json(times.as_dict()),
-        "sources": dg.MetadataValue.md(markdown_table(rows[:100], ["source", "status", "created", "merged", "claims",
-                                                                   "contradictions"])),
     })
     yield from checks
 
