@@ -51,6 +51,18 @@ def test_judge_calls_cut_off_are_asked_again_in_halves_until_every_pair_is_answe
     assert [(v.pair_id, v.verdict) for v in verdicts] == [(v.pair_id, v.verdict) for v in expected]
 
 
+def test_after_a_reply_is_cut_off_the_client_packs_later_calls_below_that_size():
+    pairs = _pairs(40)
+    with RulesServer(max_output_tokens=400) as server:
+        llm = _served(server)
+        judge_pairs(llm, pairs, JudgeConfig(pairs_per_call=40))
+        cut, asked = server.truncated, server.requests
+        again = judge_pairs(llm, _pairs(40)[::-1], JudgeConfig(pairs_per_call=40))
+    assert cut >= 1 and server.truncated == cut  # nothing paid for a reply that cannot fit
+    assert server.requests - asked >= 2 and all(v.verdict for v in again)
+    assert llm.call_sizes.limit("judge", 40) < 40 and llm.call_sizes.limit("conflicts", 64) == 64
+
+
 def test_conflict_calls_cut_off_are_asked_again_in_halves():
     existing = _Existing("claim-old", "The Quillon gauge reads in metres.", "current", [1.0, 0.0], None)
     pairs = [_Pair(0, f"claim-{i}", f"The Quillon gauge reads in unit {i}.", existing, "Quillon gauge", [])

@@ -99,9 +99,9 @@ def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, conf
 
 
 def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:
-    calls = [list(range(i, min(i + config.pairs_per_call, len(pairs)))) for i in range(0, len(pairs), config.pairs_per_call)]
+    size = llm.call_sizes.limit("conflicts", config.pairs_per_call)
+    calls = [list(range(i, min(i + size, len(pairs)))) for i in range(0, len(pairs), size)]
 
-    @halving
     def ask(indexes: list[int]) -> dict[str, ConflictVerdict]:
         request = ConflictRequest(pairs=[
             ClaimPair(pair_id=str(n + 1), concept=pairs[i].concept, concept_aliases=pairs[i].aliases,
@@ -111,7 +111,7 @@ def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[Con
         return {f"c{i}": found[str(n + 1)] for n, i in enumerate(indexes) if str(n + 1) in found}
 
     verdicts: dict[str, ConflictVerdict] = {}
-    for result in call_all(ask, calls, llm.concurrency):
+    for result in call_all(halving(ask, llm.call_sizes, "conflicts"), calls, llm.concurrency):
         if isinstance(result, LLMError):
             raise result
         verdicts.update(result)

@@ -76,9 +76,8 @@ def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], conf
         return []
     groups = groups if groups is not None else [[i] for i in range(len(pairs))]
     entities = [{_key(view) for i in group for view in pairs[i]} for group in groups]
-    calls = _calls(groups, config.pairs_per_call, entities)
+    calls = _calls(groups, llm.call_sizes.limit("judge", config.pairs_per_call), entities)
 
-    @halving
     def ask(indexes: list[int]) -> dict[str, Verdict]:
         # Short ids within a call (the model repeats each one); mapped back to the batch's.
         request = JudgeRequest(pairs=[JudgePair(pair_id=str(n + 1), mention=pairs[i][0], candidate=pairs[i][1])
@@ -88,7 +87,7 @@ def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], conf
                 for n, i in enumerate(indexes) if str(n + 1) in found}
 
     verdicts: dict[str, Verdict] = {}
-    for result in call_all(ask, calls, llm.concurrency):
+    for result in call_all(halving(ask, llm.call_sizes, "judge"), calls, llm.concurrency):
         if isinstance(result, LLMError):
             raise result
         verdicts.update(result)

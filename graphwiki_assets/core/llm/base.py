@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from graphwiki_assets.core.llm import prompts, validation
 from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
+from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm.requests import (
     AnswerRequest,
     AnswerResponse,
@@ -135,6 +136,11 @@ class BaseLLM:
     offline: bool
     usage: Usage
     concurrency: int = 1
+
+    @property
+    def call_sizes(self) -> CallSizes:
+        """What this client has learnt of its model's output limit (``llm.halving``)."""
+        return self.__dict__.setdefault("_call_sizes", CallSizes())
 
     def extract_batch(self, req: ExtractBatchRequest) -> ExtractBatchResponse:
         return self._run(TASKS["extract"], req)

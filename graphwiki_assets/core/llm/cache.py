@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm.base import BaseLLM, Task
 
 
@@ -34,6 +35,10 @@ class CachedLLM(BaseLLM):
         self.usage = inner.usage
         self.concurrency = inner.concurrency
         self.cache_dir = Path(cache_dir)
+
+    @property
+    def call_sizes(self) -> CallSizes:
+        return self.inner.call_sizes  # what the model's output limit allows is the model's
 
     def path_for(self, task: Task, req: Any) -> Path:
         key = cache_key(task, self.label, req)

@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from graphwiki_assets.core.llm.base import BaseLLM, Usage
 from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
+from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm import requests as r
 from graphwiki_assets.core.settings import LLMSettings
 
@@ -25,6 +26,7 @@ class LLMClient(Protocol):
     offline: bool
     usage: Usage
     concurrency: int  # independent calls worth running at once (1: rules gain nothing from threads)
+    call_sizes: CallSizes  # items per batched call that fit the model's output limit
 
     def extract(self, req: r.ExtractRequest) -> r.ExtractResponse: ...
     def extract_batch(self, req: r.ExtractBatchRequest) -> r.ExtractBatchResponse: ...
