@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, _ask, _Existing, _Pair
-from graphwiki_assets.core.ingest.judging import JudgeConfig, _calls, _key, judge_pairs
+from graphwiki_assets.core.ingest.judging import JudgeConfig, _calls, judge_pairs
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.errors import LLMOutputTruncated
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
+from graphwiki_assets.core.llm.prompts import entity_key
 from graphwiki_assets.core.llm.requests import EntityView, JudgePair, JudgeRequest
 from graphwiki_assets.core.llm.rules_server import RulesServer
 from graphwiki_assets.core.settings import LLMSettings
@@ -94,7 +95,7 @@ def test_packing_keeps_every_pair_once_and_calls_within_their_size():
 
 def test_an_entity_is_known_by_everything_the_judge_reads_of_it():
     a = EntityView(name="Quillon", type="Instrument", aliases=["QG"], context="A tide gauge.")
-    assert _key(a) == _key(a.model_copy())
-    assert _key(a) != _key(a.model_copy(update={"context": "A harbour crane."}))
-    assert _key(a) != _key(a.model_copy(update={"aliases": []}))
+    assert entity_key(a) == entity_key(a.model_copy())
+    assert entity_key(a) != entity_key(a.model_copy(update={"context": "A harbour crane."}))
+    assert entity_key(a) != entity_key(a.model_copy(update={"aliases": []}))
 

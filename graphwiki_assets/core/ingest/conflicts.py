@@ -18,9 +18,7 @@ from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionPlan, SettlementRecord
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.client import LLMClient
-from graphwiki_assets.core.llm.errors import LLMError
-from graphwiki_assets.core.llm.halving import halving
-from graphwiki_assets.core.llm.pool import call_all
+from graphwiki_assets.core.llm.halving import ask_all
 from graphwiki_assets.core.llm.requests import ClaimPair, ConflictRequest, ConflictVerdict
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -110,11 +108,7 @@ def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[Con
         found = {v.pair_id: v for v in llm.conflicts(request).verdicts}
         return {f"c{i}": found[str(n + 1)] for n, i in enumerate(indexes) if str(n + 1) in found}
 
-    verdicts: dict[str, ConflictVerdict] = {}
-    for result in call_all(halving(ask, llm.call_sizes, "conflicts"), calls, llm.concurrency):
-        if isinstance(result, LLMError):
-            raise result
-        verdicts.update(result)
+    verdicts = ask_all(llm, "conflicts", ask, calls)
     return [verdicts.get(f"c{i}") for i in range(len(pairs))]
 
 

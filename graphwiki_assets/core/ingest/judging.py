@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES
-from graphwiki_assets.core.llm.errors import LLMError
-from graphwiki_assets.core.llm.halving import halving
-from graphwiki_assets.core.llm.pool import call_all
+from graphwiki_assets.core.llm.halving import ask_all
+from graphwiki_assets.core.llm.prompts import entity_key
 from graphwiki_assets.core.llm.requests import NO_VERDICT, EntityView, JudgePair, JudgeRequest, Verdict
 
 
@@ -44,7 +43,7 @@ def view(name: str, type_: str, aliases: list[str], context: str, config: JudgeC
     return EntityView(name=name, type=specific, aliases=list(aliases)[:8], context=clip(context or "", config.context_chars))
 
 
-def _calls(groups: list[list[int]], limit: int, entities: list[set[str]] | None = None) -> list[list[int]]:
+def _calls(groups: list[list[int]], limit: int, entities: list[set[str]]) -> list[list[int]]:
     """Pack groups of pair indexes (one group per mention) into as few calls of at most about
     ``limit`` pairs as fit, each group into the call that already lists most of its
     ``entities`` (the keys of the views it holds): what two groups share is paid for once."""
@@ -52,7 +51,7 @@ def _calls(groups: list[list[int]], limit: int, entities: list[set[str]] | None 
     calls: list[list[int]] = [[] for _ in range(max(1, math.ceil(total / limit)))]
     listed: list[set[str]] = [set() for _ in calls]
     for n, group in enumerate(groups):
-        keys = entities[n] if entities is not None else set()
+        keys = entities[n]
         room = [c for c in range(len(calls)) if not calls[c] or len(calls[c]) + len(group) <= limit]
         if not room:
             calls.append([])
@@ -64,10 +63,6 @@ def _calls(groups: list[list[int]], limit: int, entities: list[set[str]] | None 
     return [call for call in calls if call]
 
 
-def _key(entity: EntityView) -> str:
-    return "\x1f".join([entity.name, entity.type, *entity.aliases, "", entity.context])
-
-
 def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], config: JudgeConfig = JudgeConfig(),
                 groups: list[list[int]] | None = None) -> list[Verdict]:
     """One verdict per (mention, candidate) pair, in order. ``groups`` lists pair indexes that
@@ -75,7 +70,7 @@ def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], conf
     if not pairs:
         return []
     groups = groups if groups is not None else [[i] for i in range(len(pairs))]
-    entities = [{_key(view) for i in group for view in pairs[i]} for group in groups]
+    entities = [{entity_key(view) for i in group for view in pairs[i]} for group in groups]
     calls = _calls(groups, llm.call_sizes.limit("judge", config.pairs_per_call), entities)
 
     def ask(indexes: list[int]) -> dict[str, Verdict]:
@@ -86,10 +81,6 @@ def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], conf
         return {f"p{i}": found[str(n + 1)].model_copy(update={"pair_id": f"p{i}"})
                 for n, i in enumerate(indexes) if str(n + 1) in found}
 
-    verdicts: dict[str, Verdict] = {}
-    for result in call_all(halving(ask, llm.call_sizes, "judge"), calls, llm.concurrency):
-        if isinstance(result, LLMError):
-            raise result
-        verdicts.update(result)
+    verdicts = ask_all(llm, "judge", ask, calls)
     return [verdicts.get(f"p{i}") or Verdict(pair_id=f"p{i}", verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT)
             for i in range(len(pairs))]

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from graphwiki_assets.core.llm.errors import LLMOutputTruncated
+from graphwiki_assets.core.llm.errors import LLMError, LLMOutputTruncated
+from graphwiki_assets.core.llm.pool import call_all
+
+if TYPE_CHECKING:
+    from graphwiki_assets.core.llm.client import LLMClient
 
 V = TypeVar("V")
 
@@ -36,8 +40,8 @@ class CallSizes:
             self._cut[task] = min(self._cut.get(task, items), items)
 
 
-def halving(ask: Callable[[list[int]], dict[str, V]], sizes: CallSizes | None = None,
-            task: str = "") -> Callable[[list[int]], dict[str, V]]:
+def halving(ask: Callable[[list[int]], dict[str, V]], sizes: CallSizes,
+            task: str) -> Callable[[list[int]], dict[str, V]]:
     """``ask`` (pair indexes -> answers by id), split in halves whenever its reply is cut off;
     each size cut off is reported to ``sizes`` under ``task``."""
 
@@ -45,11 +49,22 @@ def halving(ask: Callable[[list[int]], dict[str, V]], sizes: CallSizes | None = 
         try:
             return ask(indexes)
         except LLMOutputTruncated:
-            if sizes is not None:
-                sizes.cut_off(task, len(indexes))
+            sizes.cut_off(task, len(indexes))
             if len(indexes) < 2:
                 raise
             middle = len(indexes) // 2
             return {**run(indexes[:middle]), **run(indexes[middle:])}
 
     return run
+
+
+def ask_all(llm: LLMClient, task: str, ask: Callable[[list[int]], dict[str, V]],
+            calls: list[list[int]]) -> dict[str, V]:
+    """Every call's answers by id, the calls side by side and each asked again in halves when
+    its reply is cut off. Raises the first ``LLMError`` of any call."""
+    answers: dict[str, V] = {}
+    for result in call_all(halving(ask, llm.call_sizes, task), calls, llm.concurrency):
+        if isinstance(result, LLMError):
+            raise result
+        answers.update(result)
+    return answers

@@ -16,6 +16,7 @@ from typing import Any
 from graphwiki_assets.core.llm.requests import (
     AnswerRequest,
     ConflictRequest,
+    EntityView,
     ExtractBatchRequest,
     JudgeRequest,
     RouteRequest,
@@ -104,6 +105,15 @@ def judge_messages(req: JudgeRequest) -> Messages:
 ENTITY_COLUMNS = ["id", "name", "type", "aliases", "context"]
 
 
+def entity_row(view: EntityView) -> list[Any]:
+    """What the judge reads of an entity; two views with the same row are one entity."""
+    return [view.name, view.type, view.aliases, view.context]
+
+
+def entity_key(view: EntityView) -> str:
+    return json.dumps(entity_row(view))
+
+
 def _entity_table(req: JudgeRequest) -> dict[str, Any]:
     """Each distinct view once, as a row: a mention or candidate shared by several pairs is
     paid for once, and the keys of a view are paid for once per prompt, not per entity."""
@@ -113,11 +123,10 @@ def _entity_table(req: JudgeRequest) -> dict[str, Any]:
     for pair in req.pairs:
         refs = []
         for view in (pair.mention, pair.candidate):
-            row = [view.name, view.type, view.aliases, view.context]
-            key = json.dumps(row)
+            key = entity_key(view)
             if key not in ids:
                 ids[key] = len(ids) + 1
-                rows.append([ids[key], *row])
+                rows.append([ids[key], *entity_row(view)])
             refs.append(ids[key])
         pairs.append([pair.pair_id, *refs])
     return {"columns": ENTITY_COLUMNS, "entities": rows, "pairs": pairs}

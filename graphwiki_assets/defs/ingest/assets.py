@@ -86,8 +86,8 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
         "skipped": dg.MetadataValue.md(markdown_table(problems[:50], ["path", "reason"], empty="none skipped")),
     })
     for key, value in out.items():
-        _partition_metadata(context, key, {"status": dg.MetadataValue.text(value["status"]),
-                                           **({"reason": dg.MetadataValue.text(value["reason"])}
+        _partition_metadata(context, key, {"source_status": dg.MetadataValue.text(value["status"]),
+                                           **({"source_reason": dg.MetadataValue.text(value["reason"])}
                                               if value.get("reason") else {})})
     return out
 
