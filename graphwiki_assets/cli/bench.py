@@ -6,6 +6,8 @@
   HotpotQA. Exits 1 when any metric regressed below evals/baselines.json.
 - ``graphwiki bench ingest [--corpus F]``: ingest a corpus into the eval graph and measure
   time, memory, LLM calls and tokens per passage by task, and the time per stage.
+- ``graphwiki bench embed-floor [--corpus F]``: the word pieces of a corpus's sources and the
+  encoder's rate alone on this machine: the least time any ingest that embeds them needs.
 - ``graphwiki bench backfill [--limit 200]``: the same files through ``graphwiki ingest`` and
   through a Dagster backfill run by a real webserver and daemon; the two times and their ratio.
 - ``graphwiki bench generate --concepts N`` and ``graphwiki bench query``: generated graphs
@@ -43,7 +45,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     backfill.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
     backfill.add_argument("--limit", type=at_least(1), default=200, help="files to ingest (default 200)")
     backfill.set_defaults(handler=run_backfill)
+    floor = add_common(kinds.add_parser(
+        "embed-floor", help="word pieces of a corpus and the encoder's rate alone: the least time to embed it once"))
+    floor.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
+    floor.add_argument("--limit", type=at_least(1), help="only the first N passages")
+    floor.add_argument("--sample", type=at_least(1), default=300, help="sources per timed encoder run (default 300)")
+    floor.set_defaults(handler=run_embed_floor)
     bench_query.register(kinds, add_common)
+
+
+def run_embed_floor(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.embeddings import load_embedder
+    from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
+    from graphwiki_assets.core.evals.embedding_floor import embedding_floor
+    from graphwiki_assets.core.settings import Settings
+
+    corpus = args.corpus or MULTIHOP_SETS["multihop_eval_musique"].corpus
+    embedder = load_embedder(Settings.from_env().embedding_model)
+    print(json.dumps(embedding_floor(embedder, corpus, sample=args.sample, limit=args.limit), indent=2))
+    return 0
 
 
 def run_backfill(args: argparse.Namespace) -> int:

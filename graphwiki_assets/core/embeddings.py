@@ -89,6 +89,21 @@ class Embedder:
     def encode_one(self, text: str) -> list[float]:
         return self.encode([text])[0].tolist()
 
+    @property
+    def max_word_pieces(self) -> int:
+        return int(self._model.max_seq_length)
+
+    def word_pieces(self, texts: list[str]) -> list[int]:
+        """Tokens the model reads for each text, after its own truncation: the unit its cost grows with."""
+        limit = self.max_word_pieces
+        ids = self._model.tokenizer([t[:MAX_TEXT_CHARS] for t in texts], truncation=True, max_length=limit)["input_ids"]
+        return [len(row) for row in ids]
+
+    def encode_uncached(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        """The model itself on every text, past the cache and the short-text path: for timing it."""
+        return self._model.encode([t[:MAX_TEXT_CHARS] for t in texts], batch_size=batch_size,
+                                  normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+
     @cached_property
     def short_texts(self) -> OnnxShortTexts | None:
         """Exported (or found in the cache) on the first small call, not at load: a run that
