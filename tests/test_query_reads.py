@@ -79,11 +79,30 @@ def test_a_hub_summary_cites_its_newest_current_sources_not_all_of_them(store):
         CREATE (c)-[:DERIVED_FROM]->(:Source {id: 's-' + toString(i), title: 'S', path: 'p', sha256: 'x',
                 status: CASE WHEN i = $total THEN 'superseded' ELSE 'current' END,
                 ingested_at: datetime('2026-01-01') + duration({days: i})})""", total=total)
-    sub = subgraph.load(store, Retrieval(technique="t", concepts=["c-hub"]), stale_days=3650)
+    sub = subgraph.load(store, Retrieval(technique="t", concepts=["c-hub"], summaries=["c-hub"]), stale_days=3650)
     hub = sub.concepts["c-hub"]
     newest_current = [f"s-{i}" for i in range(total - 1, total - 1 - SUMMARY_SOURCES, -1)]
     assert hub.sources == newest_current and hub.source_total == total
     assert set(sub.sources) == set(newest_current)
+
+    # Walked past, not summarised: its name and status are read, its sources are not.
+    passed = subgraph.load(store, Retrieval(technique="t", concepts=["c-hub"]), stale_days=3650)
+    assert passed.concepts["c-hub"].name == "Hub" and passed.concepts["c-hub"].source_total == total
+    assert passed.concepts["c-hub"].sources == [] and passed.sources == {}
+
+
+def test_only_the_claims_an_answer_can_show_are_read_with_their_opponents(store):
+    store.query("""
+        CREATE (s:Source {id: 's-1', title: 'S', path: 'p', sha256: 'x', status: 'current'})
+        WITH s
+        UNWIND range(1, 6) AS i
+        CREATE (:Claim {id: 'cl-' + toString(i), text: 'Claim ' + toString(i), status: 'current'})-[:DERIVED_FROM]->(s)""")
+    store.query("MATCH (a:Claim {id: 'cl-2'}), (b:Claim {id: 'cl-6'}) CREATE (a)-[:CONTRADICTS]->(b)")
+    ranked = Retrieval(technique="t", claims=[f"cl-{i}" for i in range(1, 7)])
+    sub = subgraph.load(store, ranked, stale_days=3650, max_claims=3)
+    # the first three ranked, and the claim disputing one of them, which is never shown alone
+    assert set(sub.claims) == {"cl-1", "cl-2", "cl-3", "cl-6"}
+    assert set(subgraph.load(store, ranked, stale_days=3650).claims) == {f"cl-{i}" for i in range(1, 7)}
 
 
 def test_the_corpus_size_in_an_answer_follows_new_sources(store, embedder, offline_llm):

@@ -73,18 +73,21 @@ RETURN node.id AS id, node.title AS title, score
 
 # A concept's summary cites at most $source_limit of its sources, current and newest first:
 # a hub named by hundreds of sources would otherwise load (and cite) all of them.
+# Sources are listed only for the concepts in $cite (those whose summary is cited).
 LOAD_CONCEPTS = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})
-CALL (c) {
-  OPTIONAL MATCH (c)-[:DERIVED_FROM]->(s:Source)
+OPTIONAL CALL (c) {
+  WITH c WHERE c.id IN $cite
+  MATCH (c)-[:DERIVED_FROM]->(s:Source)
   WITH DISTINCT s
   ORDER BY s.status = 'superseded', s.ingested_at DESC, s.id
-  RETURN collect(s.id)[..$source_limit] AS sources, count(s) AS source_total
+  RETURN collect(s.id)[..$source_limit] AS cited
 }
 RETURN c.id AS id, c.name AS name, coalesce(c.type, 'Concept') AS type, coalesce(c.summary, '') AS summary,
        coalesce(c.status, 'current') AS status, coalesce(c.needs_review, false) AS needs_review,
-       c.review_reason AS review_reason, sources, source_total
+       c.review_reason AS review_reason, coalesce(cited, []) AS sources,
+       COUNT { MATCH (c)-[:DERIVED_FROM]->(s:Source) RETURN DISTINCT s } AS source_total
 """
 
 LOAD_CLAIMS = """

@@ -50,7 +50,7 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
         if missing is not None:
             return _no_information(graph, question, route, linking, missing, laps)
         route, retrieval = _retrieve(graph, embedder, question, vector, route, linking, options)
-        sub = subgraph.load(graph, retrieval, options.stale_days)
+        sub = subgraph.load(graph, retrieval, options.stale_days, max_claims=options.max_facts)
         corpus_tokens = _corpus_tokens(graph)
     laps.lap("retrieval")
     facts = synthesis.build_facts(retrieval, sub, options.max_facts)

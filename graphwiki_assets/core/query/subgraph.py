@@ -32,10 +32,15 @@ def claims_linking(store: GraphStore, question: list[float], pairs: list[tuple[s
                        pairs=[{"rank": i, "a": a, "b": b} for i, (a, b) in enumerate(pairs)])
 
 
-def load(store: GraphStore, retrieval: Retrieval, stale_days: int) -> Subgraph:
-    """Concepts, claims (plus the other side of every dispute) and all their sources."""
+def load(store: GraphStore, retrieval: Retrieval, stale_days: int, max_claims: int | None = None) -> Subgraph:
+    """Concepts, claims (plus the other side of every dispute) and the sources they cite.
+
+    Only the first ``max_claims`` ranked claims can become facts of the answer, so only
+    they are read; and a concept's sources are read only where its summary is a fact (the
+    ``summaries``): a hub's hundreds of sources are not loaded to show its name.
+    """
     sub = Subgraph()
-    claim_ids = list(dict.fromkeys(retrieval.claims))
+    claim_ids = list(dict.fromkeys(retrieval.claims))[:max_claims]
     for row in store.query(cypher.LOAD_CLAIMS, ids=claim_ids):
         sub.claims[row["id"]] = ClaimRow(**row)
     # A disputed claim is shown with its opponents, never alone.
@@ -45,7 +50,8 @@ def load(store: GraphStore, retrieval: Retrieval, stale_days: int) -> Subgraph:
             sub.claims[row["id"]] = ClaimRow(**row)
             retrieval.claims.append(row["id"])
     concept_ids = list(dict.fromkeys(retrieval.concepts + retrieval.summaries))
-    for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids, source_limit=SUMMARY_SOURCES):
+    for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids, cite=list(dict.fromkeys(retrieval.summaries)),
+                           source_limit=SUMMARY_SOURCES):
         sub.concepts[row["id"]] = ConceptRow(**row)
     source_ids = {s for c in sub.claims.values() for s in c.sources}
     source_ids |= {s for c in sub.concepts.values() for s in c.sources} | set(retrieval.sources)

@@ -3,7 +3,8 @@
 Each hop keeps at most ``fanout`` neighbours per node (strongest edge first, then the
 ones closest to the question), and the whole walk at most ``max_nodes`` concepts, so a
 hub with hundreds of neighbours adds a handful of them, not the whole neighbourhood.
-Claims come from X first, then from neighbours by distance.
+Claims come from X first, then from neighbours by distance; a level is read only while
+the answer still has room for its claims.
 """
 
 from __future__ import annotations
@@ -38,12 +39,33 @@ def walk(store: GraphStore, question: list[float], entries: list[str], hops: int
     return level, edges, capped
 
 
+def claims_by_distance(store: GraphStore, question: list[float], level: dict[str, int],
+                       opts: QueryOptions) -> list[str]:
+    """The entity's own claims first and all of them; fewer the farther a neighbour is.
+
+    Claims rank by distance before relevance, so once the nearer levels give ``max_facts``
+    claims the farther ones could never reach the answer: they are not read. The entity and
+    its neighbours are asked for together, the next level only when they fall short.
+    """
+    by_hop: dict[int, list[str]] = {}
+    for cid, hop in level.items():
+        by_hop.setdefault(hop, []).append(cid)
+    claims: list[str] = []
+    hops = sorted(by_hop)
+    batches = [hops[:2]] + [[h] for h in hops[2:]]
+    for batch in batches:
+        if len(claims) >= opts.max_facts:
+            break
+        wanted = [(cid, hop, opts.max_facts if hop == 0 else max(1, opts.per_concept // hop))
+                  for hop in batch for cid in by_hop[hop]]
+        claims += [cid for cid in claims_about(store, question, wanted) if cid not in claims]
+    return claims
+
+
 def what_is(store: GraphStore, question: list[float], entries: list[str], opts: QueryOptions) -> Retrieval:
     level, edges, capped = walk(store, question, entries, opts.hops, opts.fanout, opts.max_nodes)
     concepts = sorted(level, key=lambda cid: level[cid])
-    # The entity's own claims first and all of them; fewer the farther a neighbour is.
-    claims = claims_about(store, question, [
-        (cid, hop, opts.max_facts if hop == 0 else max(1, opts.per_concept // hop)) for cid, hop in level.items()])
+    claims = claims_by_distance(store, question, level, opts)
     note = f"; fan-out cut at {opts.fanout} for {len(capped)} hub(s)" if capped else ""
     return Retrieval(
         technique="n-hop traversal", concepts=concepts, claims=claims, summaries=list(entries),
