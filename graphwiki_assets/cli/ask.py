@@ -18,11 +18,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--shape", choices=SHAPES, help="skip the router and use this shape")
     parser.add_argument("--refresh", action="store_true",
                         help="refresh what questions read besides the graph first (GDS projection, shape signatures)")
+    parser.add_argument("--file", action="store_true",
+                        help="file a good answer (one with cited sources) back into the graph, where later "
+                             "questions find it; it stays derived, never a source")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.query import ask
+    from graphwiki_assets.core.query.filed import NotFileable, file_answer
     from graphwiki_assets.core.query.upkeep import refresh_query_state
 
     with open_services() as (settings, store, embedder, llm):
@@ -30,5 +34,13 @@ def run(args: argparse.Namespace) -> int:
             refresh_query_state(store)
         answer = ask(store, embedder, llm, args.question, hops=args.hops, k=args.k, shape=args.shape,
                      sources_dirs=[settings.sources_dir])
-    emit(args, answer.as_dict(), answer.text())
-    return 0
+        data, text = answer.as_dict(), answer.text()
+        if args.file:
+            try:
+                data["filed"] = file_answer(store, embedder, answer)
+                text += f"\n\nFiled as {data['filed']}."
+            except NotFileable as exc:
+                data["filed"], data["not_filed"] = None, str(exc)
+                text += f"\n\nNot filed: {exc}."
+    emit(args, data, text)
+    return 0 if not args.file or data["filed"] else 1

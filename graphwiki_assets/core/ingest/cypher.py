@@ -103,7 +103,13 @@ OPTIONAL MATCH (n)-[:DERIVED_FROM]->(old)
 WHERE n:Concept OR n:Claim
 SET n.needs_review = true, n.needs_review_since = datetime($now),
     n.review_reason = 'derived from a changed source: ' + old.path
-RETURN src.id AS source_id, old.id AS id, count(n) AS flagged
+WITH src, old, count(n) AS derived
+// a filed answer that cites the old version may no longer hold
+OPTIONAL MATCH (a:Answer)-[:CITES]->(old)
+SET a.needs_review = true, a.needs_review_since = datetime($now),
+    a.review_reason = 'a source it cites changed: ' + old.path
+WITH src, old, derived, count(a) AS answers
+RETURN src.id AS source_id, old.id AS id, derived + answers AS flagged
 """
 
 MERGE_CONCEPTS = """

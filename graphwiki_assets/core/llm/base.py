@@ -20,6 +20,8 @@ from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm.requests import (
     AnswerRequest,
     AnswerResponse,
+    CommunityReportRequest,
+    CommunityReportResponse,
     ConflictRequest,
     ConflictResponse,
     ExtractBatchRequest,
@@ -124,12 +126,18 @@ TASKS: dict[str, Task] = {
         Task("route", RouteRequest, RouteResponse, prompts.ROUTE_PROMPT_VERSION, prompts.route_messages, prompts.ROUTE_SCHEMA),
         Task("answer", AnswerRequest, AnswerResponse, prompts.ANSWER_PROMPT_VERSION, prompts.answer_messages, prompts.ANSWER_SCHEMA),
         Task("support", SupportRequest, SupportResponse, prompts.SUPPORT_PROMPT_VERSION, prompts.support_messages, prompts.SUPPORT_SCHEMA),
+        Task(
+            "community_reports", CommunityReportRequest, CommunityReportResponse, prompts.COMMUNITY_PROMPT_VERSION,
+            prompts.community_messages, prompts.COMMUNITY_SCHEMA,
+            check=lambda r: "a report is empty" if any(not (x.title.strip() and x.summary.strip()) for x in r.reports)
+            else None,
+        ),
     ]
 }
 
 
 class BaseLLM:
-    """The seven typed calls, each validated against its request and labelled. ``extract``
+    """The eight typed calls, each validated against its request and labelled. ``extract``
     and ``summarize`` take one item as a convenience; the tasks themselves take several."""
 
     label: str
@@ -175,6 +183,9 @@ class BaseLLM:
 
     def support(self, req: SupportRequest) -> SupportResponse:
         return self._run(TASKS["support"], req)
+
+    def community_reports(self, req: CommunityReportRequest) -> CommunityReportResponse:
+        return self._run(TASKS["community_reports"], req)
 
     def _run(self, task: Task, req: Any) -> Any:
         if not isinstance(req, task.request):

@@ -14,7 +14,9 @@ import re
 from typing import Any
 
 from graphwiki_assets.core.llm.requests import (
+    SHAPES,
     AnswerRequest,
+    CommunityReportRequest,
     ConflictRequest,
     EntityView,
     ExtractBatchRequest,
@@ -28,9 +30,10 @@ EXTRACT_PROMPT_VERSION = "extract/v3"
 JUDGE_PROMPT_VERSION = "judge/v5"
 CONFLICT_PROMPT_VERSION = "conflict/v3"
 SUMMARY_PROMPT_VERSION = "summary/v3"
-ROUTE_PROMPT_VERSION = "route/v2"
+ROUTE_PROMPT_VERSION = "route/v3"
 ANSWER_PROMPT_VERSION = "answer/v2"
 SUPPORT_PROMPT_VERSION = "support/v1"
+COMMUNITY_PROMPT_VERSION = "community/v1"
 
 Messages = list[dict[str, str]]
 
@@ -177,10 +180,23 @@ def route_messages(req: RouteRequest) -> Messages:
         "what_is (describe one entity), related (what else relates to X), connect (how X "
         "connects to Y), shaped_like (things structurally like X), compare (X versus Y), "
         "topic (list all things of a type; set type_filter to the singular type, Title case), "
-        "provenance (where a claim comes from). entities: the entity names exactly as "
-        "written in the question, without articles or quotes."
+        "provenance (where a claim comes from), global (about the whole collection: its main "
+        "topics or themes, or what it says about a broad subject; entities: that subject, if "
+        "any). entities: the entity names exactly as written in the question, without "
+        "articles or quotes."
     )
     return _messages(system, req.question, "question")
+
+
+def community_messages(req: CommunityReportRequest) -> Messages:
+    system = (
+        "You write reports on communities of a knowledge graph: groups of concepts more "
+        "connected to each other than to the rest. For each community, by its community_id: "
+        "a title of at most eight words naming what the members have in common, and a "
+        "summary of at most four sentences, under 600 characters, on the theme and its most "
+        "important members, using only the members and facts given. Never mix communities."
+    )
+    return _messages(system, [c.model_dump(exclude_defaults=True) for c in req.communities], "communities")
 
 
 def answer_messages(req: AnswerRequest) -> Messages:
@@ -259,12 +275,15 @@ ROUTE_SCHEMA = _obj(
     {
         "shape": {
             "type": "string",
-            "enum": ["what_is", "related", "connect", "shaped_like", "compare", "topic", "provenance"],
+            "enum": list(SHAPES),
         },
         "entities": _STRS,
         "type_filter": {"type": ["string", "null"]},
         "reason": _STR,
     }
+)
+COMMUNITY_SCHEMA = _obj(
+    {"reports": {"type": "array", "items": _obj({"community_id": _STR, "title": _STR, "summary": _STR})}}
 )
 ANSWER_SCHEMA = _obj({"sentences": {"type": "array", "items": _obj({"text": _STR, "fact_ids": _STRS})}})
 SUPPORT_SCHEMA = _obj(

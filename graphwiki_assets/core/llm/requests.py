@@ -11,7 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-Shape = Literal["what_is", "related", "connect", "shaped_like", "compare", "topic", "provenance"]
+Shape = Literal["what_is", "related", "connect", "shaped_like", "compare", "topic", "provenance", "global"]
+SHAPES: tuple[str, ...] = Shape.__args__  # type: ignore[attr-defined]
 Relation = Literal["contradicts", "supports", "unrelated"]
 # Stage 2's question: the same real-world entity, a different but related one (a product of
 # a company, a part of a whole), or a different one with nothing to connect them.
@@ -182,6 +183,40 @@ class SummaryBatchResponse(BaseModel):
     summaries: list[ConceptSummary]
     backend: str = ""
     missing: list[str] = Field(default_factory=list)  # concept ids left without a summary
+
+
+# --- community reports --------------------------------------------------------------
+
+
+class CommunityMember(BaseModel):
+    name: str
+    type: str = ""
+    summary: str = ""
+
+
+class CommunityInput(BaseModel):
+    """One community of the concept graph: its most connected members and the facts that
+    tie them together."""
+
+    community_id: str
+    members: list[CommunityMember]
+    facts: list[str]
+
+
+class CommunityReportRequest(BaseModel):
+    communities: list[CommunityInput]
+
+
+class CommunityReport(BaseModel):
+    community_id: str
+    title: str
+    summary: str
+
+
+class CommunityReportResponse(BaseModel):
+    reports: list[CommunityReport]
+    backend: str = ""
+    missing: list[str] = Field(default_factory=list)  # community ids left without a report
 
 
 # --- query routing ------------------------------------------------------------------

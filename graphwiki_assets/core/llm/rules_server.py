@@ -26,6 +26,8 @@ from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_t
 from graphwiki_assets.core.llm.requests import (
     AnswerRequest,
     ClaimPair,
+    CommunityInput,
+    CommunityReportRequest,
     ConflictRequest,
     EntityView,
     ExtractBatchRequest,
@@ -72,6 +74,8 @@ def request_from_messages(task: str, messages: list[dict[str, str]]) -> Any:
         return AnswerRequest(**data)
     if task == "support":
         return SupportRequest(pairs=[SupportPair(**p) for p in data])
+    if task == "community_reports":
+        return CommunityReportRequest(communities=[CommunityInput(**c) for c in data])
     raise ValueError(f"unknown task {task!r}")
 
 

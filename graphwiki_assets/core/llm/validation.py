@@ -4,7 +4,7 @@ Extraction: only documents that were asked about, one answer each (documents lef
 unanswered are asked once more, then listed as missing); per document, names cleaned,
 empty names dropped, duplicates merged case-insensitively, claims whose ``about`` names
 no extracted concept dropped. Summaries: only concepts asked about; empty or missing
-ones asked once more, then listed as missing. Judgments, conflict
+ones asked once more, then listed as missing; community reports likewise. Judgments, conflict
 and support verdicts: only ids that were asked about, one per id; ids left unanswered
 are asked once more, then defaulted to the safe answer (NOT_SAME, unrelated, not
 supported). Answers: only
@@ -22,6 +22,9 @@ from graphwiki_assets.core.llm.requests import (
     NO_VERDICT,
     AnswerRequest,
     AnswerResponse,
+    CommunityReport,
+    CommunityReportRequest,
+    CommunityReportResponse,
     ConflictVerdict,
     ConceptSummary,
     DocumentExtraction,
@@ -133,6 +136,26 @@ def finish_summaries(req: SummaryBatchRequest, resp: SummaryBatchResponse,
                                 missing=[i for i in wanted if i not in kept])
 
 
+def finish_reports(req: CommunityReportRequest, resp: CommunityReportResponse,
+                   reask: Callable[[Any], Any]) -> CommunityReportResponse:
+    wanted = [c.community_id for c in req.communities]
+
+    def cleaned(reports: list[CommunityReport]) -> list[CommunityReport]:
+        tidy = [r.model_copy(update={"title": _clean(r.title), "summary": _clean(r.summary)}) for r in reports]
+        return [r for r in tidy if r.title and r.summary]
+
+    kept = _first_answers(cleaned(resp.reports), wanted, lambda r: r.community_id)
+    missing = [i for i in wanted if i not in kept]
+    if missing:
+        try:
+            again = reask(CommunityReportRequest(communities=[c for c in req.communities if c.community_id in missing]))
+            kept.update(_first_answers(cleaned(again.reports), missing, lambda r: r.community_id))
+        except LLMError:
+            pass
+    return CommunityReportResponse(reports=[kept[i] for i in wanted if i in kept],
+                                   missing=[i for i in wanted if i not in kept])
+
+
 def _keep_asked(verdicts: list[Any], wanted: list[str]) -> tuple[dict[str, Any], int]:
     kept: dict[str, Any] = {}
     dropped = 0
@@ -199,4 +222,6 @@ def finish(task: str, req: Any, resp: Any, reask: Callable[[Any], Any]) -> Any:
         return clean_route(resp)
     if task == "summarize":
         return finish_summaries(req, resp, reask)
+    if task == "community_reports":
+        return finish_reports(req, resp, reask)
     raise ValueError(f"unknown task {task}")

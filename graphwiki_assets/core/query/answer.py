@@ -10,11 +10,13 @@ its source ids. Superseded claims never become facts: they are listed as history
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.llm.client import LLMError
 from graphwiki_assets.core.llm.requests import AnswerRequest, AnswerSentence, Fact
-from graphwiki_assets.core.query.models import ClaimRow, ConceptRow, Retrieval, Sentence, Subgraph
+from graphwiki_assets.core.query.models import ClaimRow, CommunityRow, ConceptRow, Retrieval, Sentence, Subgraph
 
 NOT_ANSWERED = "The retrieved subgraph holds nothing that answers this question."
 
@@ -111,12 +113,51 @@ def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
     _add(out, concept.id, concept_fact_text(concept.name, concept.type, concept.summary), sources, marks, notes)
 
 
+def community_fact_text(community: CommunityRow) -> str:
+    return f"Community '{community.title}' ({community.size} concepts): {community.summary}"
+
+
+def _community_fact(community: CommunityRow, sub: Subgraph, out: Facts) -> None:
+    if not community.summary:
+        return
+    sources = citable(community.sources, sub)
+    marks, notes = _source_marks(sources, sub)
+    if community.kind == "extractive":
+        notes.insert(0, f"community {community.id}'s report is extractive (sentences of its members' summaries "
+                        "and claims, chosen by the offline rules), not written by a model")
+    _add(out, community.id, community_fact_text(community), sources, marks, notes)
+
+
+_CITATION = re.compile(r"\s*\[source: [^\]]*\]")
+
+
+def _filed_fact(filed: dict, sub: Subgraph, out: Facts) -> None:
+    """A filed answer is shown as what it is: derived, with the date and the sources it cited."""
+    text = _CITATION.sub("", filed["text"]).strip()
+    if not text:
+        return
+    sources = citable(filed["citations"] or [], sub)
+    marks, notes = _source_marks(sources, sub)
+    notes.insert(0, f"{filed['id']} is an answer filed on {str(filed['filed_at'])[:10]} to \"{filed['question']}\"; "
+                    "it is derived from the sources it cites, not a source itself")
+    if filed["needs_review"]:
+        marks.insert(0, ("needs review", filed["id"]))
+        notes.insert(1, f"{filed['id']} needs review: {filed['review_reason'] or 'flagged'}")
+    _add(out, filed["id"], f"Filed answer to \"{filed['question']}\": {text}", sources, marks, notes)
+
+
 def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int) -> Facts:
-    """Summaries of the ranked concepts first, then claims in the technique's order."""
+    """Summaries of the ranked concepts first, then community reports and answers filed to the
+    same question, then claims in the technique's order."""
     out = Facts()
     for cid in dict.fromkeys(retrieval.summaries):
         if cid in sub.concepts:
             _concept_fact(sub.concepts[cid], sub, out)
+    for kid in dict.fromkeys(retrieval.communities):
+        if kid in sub.communities:
+            _community_fact(sub.communities[kid], sub, out)
+    for filed in sub.filed:
+        _filed_fact(filed, sub, out)
     summaries = len(out.facts)
     done: set[str] = set()
     for cid in dict.fromkeys(retrieval.claims):

@@ -411,9 +411,11 @@ RETURN s.id AS id, max(c.score) AS score
 # -- sizes: the retrieved context against the whole corpus ------------------------------
 
 # Answered from the count store, without reading a node: whether the corpus changed.
-SOURCE_COUNT = """
-MATCH (s:Source)
-RETURN count(s) AS sources
+# Both from the count store: no node is read.
+GRAPH_COUNTS = """
+CALL () { MATCH (s:Source) RETURN count(s) AS sources }
+CALL () { MATCH (a:Answer) RETURN count(a) AS answers }
+RETURN sources, answers
 """
 
 CORPUS_CHARACTERS = """
@@ -470,4 +472,88 @@ CALL () { MATCH ()-[r:ABOUT|RELATED_TO]->() RETURN count(r) AS relates }
 CALL () { MATCH ()-[r:DERIVED_FROM]->() RETURN count(r) AS derived }
 CALL () { MATCH ()-[r:PART_OF]->() RETURN count(r) AS parts }
 RETURN concepts + claims + sources AS nodes, 2 * (relates + derived + parts) AS relationships
+"""
+
+# -- global questions: community reports ------------------------------------------------
+
+COMMUNITIES_REPORTED = """
+MATCH (k:Community) WHERE coalesce(k.summary, '') <> ''
+RETURN count(k) AS reported
+"""
+
+# "What are the main topics?": the top-level communities, largest first.
+COMMUNITIES_TOP = """
+MATCH (k:Community) WHERE k.top AND coalesce(k.summary, '') <> ''
+RETURN k.id AS id, k.size AS size
+ORDER BY k.size DESC, k.id
+LIMIT $k
+"""
+
+# "What does the corpus say about T?": reports nearest the question, at any level.
+COMMUNITY_VECTOR = """
+CALL db.index.vector.queryNodes('community_embedding', $pool, $embedding) YIELD node, score
+RETURN node.id AS id, score
+ORDER BY score DESC, id
+LIMIT $k
+"""
+
+# The communities the subject's concepts belong to, scored like the vector hits.
+COMMUNITIES_OF = """
+UNWIND $ids AS cid
+MATCH (:Concept {id: cid})-[:IN_COMMUNITY]->(k:Community)
+WHERE coalesce(k.summary, '') <> '' AND k.embedding IS NOT NULL
+WITH DISTINCT k
+RETURN k.id AS id, vector.similarity.cosine(k.embedding, $embedding) AS score
+"""
+
+# Claims nearest the question that are about members of the chosen communities.
+COMMUNITY_CLAIMS = """
+CALL db.index.vector.queryNodes('claim_embedding', $pool, $embedding) YIELD node AS cl, score
+WHERE coalesce(cl.status, 'current') <> 'superseded'
+  AND EXISTS { (cl)-[:ABOUT]->(:Concept)-[:IN_COMMUNITY]->(k:Community) WHERE k.id IN $communities }
+RETURN cl.id AS id, score
+ORDER BY score DESC, id
+LIMIT $k
+"""
+
+LOAD_COMMUNITIES = """
+UNWIND $ids AS id
+MATCH (k:Community {id: id})
+RETURN k.id AS id, coalesce(k.title, '') AS title, coalesce(k.summary, '') AS summary,
+       coalesce(k.summary_kind, '') AS kind, k.size AS size, coalesce(k.top, false) AS top,
+       coalesce(k.source_ids, []) AS sources
+"""
+
+# -- answers filed back -------------------------------------------------------------------
+
+# Idempotent: the same question answered the same way is one node. An answer is derived: it
+# cites sources and uses facts, and is never DERIVED_FROM a source like knowledge is.
+FILE_ANSWER = """
+MERGE (a:Answer {id: $id})
+ON CREATE SET a.question = $question, a.text = $text, a.shape = $shape, a.technique = $technique,
+              a.backend = $backend, a.citations = $citations, a.fact_ids = $fact_ids,
+              a.embedding = $embedding, a.needs_review = false, a.derived = true, a.filed_at = datetime()
+WITH a
+CALL (a) {
+  UNWIND $citations AS sid
+  MATCH (s:Source {id: sid})
+  MERGE (a)-[:CITES]->(s)
+}
+CALL (a) {
+  UNWIND $fact_ids AS fid
+  MATCH (n {id: fid}) WHERE n:Claim OR n:Concept OR n:Community
+  MERGE (a)-[:USED]->(n)
+}
+RETURN a.id AS id
+"""
+
+# Filed answers to the same question, reworded: nearest by the question's embedding.
+FILED_NEAR = """
+CALL db.index.vector.queryNodes('answer_embedding', $pool, $embedding) YIELD node AS a, score
+WHERE score >= $min_score
+RETURN a.id AS id, a.question AS question, a.text AS text, a.citations AS citations,
+       coalesce(a.needs_review, false) AS needs_review, a.review_reason AS review_reason,
+       toString(a.filed_at) AS filed_at, score
+ORDER BY score DESC, id
+LIMIT $k
 """

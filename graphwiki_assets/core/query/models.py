@@ -13,6 +13,7 @@ TECHNIQUES = {
     "compare": "neighbourhood comparison",
     "topic": "topic by type",
     "provenance": "source traceability (SHA256)",
+    "global": "community map-reduce",
 }
 SHAPES = tuple(TECHNIQUES)
 
@@ -148,6 +149,17 @@ class SourceRow:
 
 
 @dataclass
+class CommunityRow:
+    id: str
+    title: str
+    summary: str
+    kind: str  # 'llm', or 'extractive' (written by the offline rules from members and facts)
+    size: int
+    top: bool
+    sources: list[str]  # what its report was written from
+
+
+@dataclass
 class Retrieval:
     """What a technique found: ids in relevance order, plus what explains the choice.
 
@@ -160,6 +172,7 @@ class Retrieval:
     claims: list[str] = field(default_factory=list)
     summaries: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # cited directly (provenance, evidence paths)
+    communities: list[str] = field(default_factory=list)  # whose reports are facts (global questions)
     details: dict[str, Any] = field(default_factory=dict)
     explanation: str = ""
     empty_reason: str = ""  # set when the technique found nothing to say
@@ -172,6 +185,8 @@ class Subgraph:
     concepts: dict[str, ConceptRow] = field(default_factory=dict)
     claims: dict[str, ClaimRow] = field(default_factory=dict)
     sources: dict[str, SourceRow] = field(default_factory=dict)
+    communities: dict[str, CommunityRow] = field(default_factory=dict)
+    filed: list[dict] = field(default_factory=list)  # answers filed to this question before (filed.py)
 
 
 @dataclass

@@ -18,6 +18,8 @@ from neo4j.exceptions import ClientError
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.query import answer as synthesis
 from graphwiki_assets.core.query import compare, cypher, paths, patterns, ppr, provenance, subgraph, topic, traversal
+from graphwiki_assets.core.query.filed import filed_near
+from graphwiki_assets.core.query.global_search import global_search
 from graphwiki_assets.core.query.linking import LinkConfig, link_entities, link_question
 from graphwiki_assets.core.query.models import Answer, Linking, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.routing import route as choose_route
@@ -50,13 +52,15 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
         if missing is not None:
             return _no_information(graph, question, route, linking, missing, laps)
         route, retrieval = _retrieve(graph, embedder, question, vector, route, linking, options)
-        sub = subgraph.load(graph, retrieval, options.stale_days, max_claims=options.max_facts)
-        corpus_tokens = _corpus_tokens(graph)
+        counts = graph.query(cypher.GRAPH_COUNTS)[0]
+        filed = filed_near(graph, vector) if counts["answers"] else []
+        sub = subgraph.load(graph, retrieval, options.stale_days, max_claims=options.max_facts, filed=filed)
+        corpus_tokens = _corpus_tokens(graph, counts["sources"])
     laps.lap("retrieval")
     facts = synthesis.build_facts(retrieval, sub, options.max_facts)
     if route.shape == "provenance":
         _verify_sources(retrieval, sub, facts, sources_dirs)
-    if linking.unlinked:
+    if linking.unlinked and not retrieval.communities:  # a global subject need not be a concept
         facts.flags.append(f"the graph has no information on {', '.join(map(repr, linking.unlinked))}")
     written, backend = synthesis.synthesise(llm, question, route.shape, facts)
     sentences = synthesis.render(written, facts)
@@ -85,6 +89,8 @@ class Laps:
 def _link(store: GraphStore, embedder: Embedder, question: str, route: Route, config: LinkConfig) -> Linking:
     if route.shape == "provenance":
         return Linking()  # the statement itself is matched against claims, not concepts
+    if route.shape == "global" and not route.entities:
+        return Linking()  # about the whole collection: no entity to find
     if route.entities:
         return link_entities(store, embedder, route.entities, config)
     # The router named nothing: take concepts the question names verbatim.
@@ -93,8 +99,8 @@ def _link(store: GraphStore, embedder: Embedder, question: str, route: Route, co
 
 def _missing(route: Route, linking: Linking) -> list[str] | None:
     """The mentions the shape cannot do without, when they are not in the graph."""
-    if route.shape in ("provenance", "topic"):
-        return None
+    if route.shape in ("provenance", "topic", "global"):
+        return None  # answered without the entities being concepts
     if not linking.links:
         return linking.unlinked or route.entities or []
     if route.shape in TWO_ENTITIES and linking.unlinked:
@@ -122,6 +128,8 @@ def _retrieve(store: GraphStore, embedder: Embedder, question: str, vector: list
     if route.shape == "topic":
         wanted = [route.type_filter or ""] + route.entities
         return route, topic.topic(store, vector, wanted, linking.links, opts)
+    if route.shape == "global":
+        return route, global_search(store, vector, ids, bool(route.entities), opts)
     return route, provenance.trace(store, embedder, provenance.statement_of(question), opts)
 
 
@@ -134,11 +142,12 @@ def _verify_sources(retrieval: Retrieval, sub, facts, roots: list[Path] | None) 
                                "its SHA256 no longer matches; re-ingest it")
 
 
-def _corpus_tokens(graph: GraphStore) -> int:
+def _corpus_tokens(graph: GraphStore, count: int | None = None) -> int:
     """The corpus's size in tokens. Summing it reads every source's text (40 ms at 18k
     sources), so each store remembers it until the number of sources changes: ingest adds
     a Source node for every new or changed file."""
-    count = graph.query(cypher.SOURCE_COUNT)[0]["sources"]
+    if count is None:
+        count = graph.query(cypher.GRAPH_COUNTS)[0]["sources"]
     known = graph.memo.get("corpus_tokens")
     if known is None or known[0] != count:
         characters = graph.query(cypher.CORPUS_CHARACTERS)[0]["characters"]
@@ -166,7 +175,7 @@ def _no_information(store: GraphStore, question: str, route: Route, linking: Lin
     return Answer(
         question=question, shape=route.shape, technique=route.technique, reason=route.reason, backend=route.backend,
         entities=_entities(linking), answer=text, sentences=[], citations=[],
-        flags=[f"no concept matches {what}"], retrieved={"concepts": [], "claims": [], "sources": []},
+        flags=[f"no concept matches {what}"], retrieved={"concepts": [], "claims": [], "sources": [], "communities": [], "answers": []},
         context_tokens=0, corpus_tokens=_corpus_tokens(store), latency_ms=0.0, found=False,
         near_matches=near, details={"unpromoted_sources": mentioned},
     ).timed(laps)
@@ -199,7 +208,8 @@ def _answer(question, route, linking, retrieval, sub, facts, sentences, text, ba
         question=question, shape=route.shape, technique=retrieval.technique, reason=reason, backend=answer_backend,
         entities=_entities(linking), answer=text, sentences=sentences, citations=citations,
         flags=facts.flags_for([f for sentence in sentences for f in sentence.fact_ids]),
-        retrieved={"concepts": list(sub.concepts), "claims": list(sub.claims), "sources": list(sub.sources)},
+        retrieved={"concepts": list(sub.concepts), "claims": list(sub.claims), "sources": list(sub.sources),
+                   "communities": list(sub.communities), "answers": [f["id"] for f in sub.filed]},
         context_tokens=synthesis.estimate_tokens(facts.characters()), corpus_tokens=corpus_tokens,
         latency_ms=0.0, found=True, history=facts.history, sources=sources, details=details,
     ).timed(laps)

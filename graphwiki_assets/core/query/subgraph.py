@@ -7,7 +7,7 @@ the answer needs to flag them (status, needs_review, opponents, stale sources).
 from __future__ import annotations
 
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.query.models import ClaimRow, ConceptRow, Retrieval, SourceRow, Subgraph
+from graphwiki_assets.core.query.models import ClaimRow, CommunityRow, ConceptRow, Retrieval, SourceRow, Subgraph
 from graphwiki_assets.core.store.driver import GraphStore
 
 # Sources a concept's summary cites: what it rests on now, not the whole history of a hub.
@@ -32,14 +32,15 @@ def claims_linking(store: GraphStore, question: list[float], pairs: list[tuple[s
                        pairs=[{"rank": i, "a": a, "b": b} for i, (a, b) in enumerate(pairs)])
 
 
-def load(store: GraphStore, retrieval: Retrieval, stale_days: int, max_claims: int | None = None) -> Subgraph:
+def load(store: GraphStore, retrieval: Retrieval, stale_days: int, max_claims: int | None = None,
+         filed: list[dict] | None = None) -> Subgraph:
     """Concepts, claims (plus the other side of every dispute) and the sources they cite.
 
     Only the first ``max_claims`` ranked claims can become facts of the answer, so only
     they are read; and a concept's sources are read only where its summary is a fact (the
     ``summaries``): a hub's hundreds of sources are not loaded to show its name.
     """
-    sub = Subgraph()
+    sub = Subgraph(filed=list(filed or []))
     claim_ids = list(dict.fromkeys(retrieval.claims))[:max_claims]
     for row in store.query(cypher.LOAD_CLAIMS, ids=claim_ids):
         sub.claims[row["id"]] = ClaimRow(**row)
@@ -53,7 +54,12 @@ def load(store: GraphStore, retrieval: Retrieval, stale_days: int, max_claims: i
     for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids, cite=list(dict.fromkeys(retrieval.summaries)),
                            source_limit=SUMMARY_SOURCES):
         sub.concepts[row["id"]] = ConceptRow(**row)
+    if retrieval.communities:
+        for row in store.query(cypher.LOAD_COMMUNITIES, ids=list(dict.fromkeys(retrieval.communities))):
+            sub.communities[row["id"]] = CommunityRow(**row)
     source_ids = {s for c in sub.claims.values() for s in c.sources}
+    source_ids |= {s for k in sub.communities.values() for s in k.sources}
+    source_ids |= {s for f in sub.filed for s in f["citations"] or []}
     source_ids |= {s for c in sub.concepts.values() for s in c.sources} | set(retrieval.sources)
     for row in store.query(cypher.LOAD_SOURCES, ids=sorted(source_ids), stale_days=stale_days):
         sub.sources[row["id"]] = SourceRow(**row)

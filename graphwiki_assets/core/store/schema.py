@@ -15,6 +15,15 @@ Nodes
   (:Judgment {id, mention, mention_context, candidate_id, candidate_name, verdict, score,
               backend, reason, reviewed, source_id, concept_id, created_at})
       the audit record of one stage-2 entity-resolution judgment.
+  (:Community {id, size, level, top, title, summary, summary_kind, backend, prompt_version,
+               fact_ids, source_ids, embedding, created_at, seen_at, reported_at})
+      derived, never a source of a fact: a Leiden community of the concept graph, known by
+      its members (id = hash of their ids), with the report written from its members' claims
+      (summary_kind 'llm', or 'extractive' from the offline rules). See core/communities.
+  (:Answer {id, question, text, shape, technique, backend, citations, fact_ids, embedding,
+            needs_review, review_reason, derived, filed_at})
+      derived, never knowledge: an answer filed back (``ask --file``); never DERIVED_FROM,
+      so never a source, a claim or a corroboration. See core/query/filed.py.
   (:Lease {name, holder, host, pid, purpose, acquired_at, expires_at})
       bookkeeping, not knowledge: which writer may resolve and commit right now.
 
@@ -24,6 +33,9 @@ Relationships
   (Concept)-[:RELATED_TO {claims, weight}]->(Concept)  co-stated in claims (weight = how many)
   (Claim)-[:CONTRADICTS]->(Claim)                      both 'disputed' until settled
   (Concept)-[:PART_OF]->(Concept)                      hierarchy / composition
+  (Concept)-[:IN_COMMUNITY]->(Community)                membership, at every Leiden level
+  (Community)-[:SUBCOMMUNITY_OF]->(Community)          the hierarchy of levels
+  (Answer)-[:CITES]->(Source)   (Answer)-[:USED]->(Claim|Concept|Community)
   (Concept)-[:NOT_SAME_AS {judgment_id}]->(Concept)    a stage-2 verdict, not a fact: no
       retrieval, projection or impact walk follows it (the :Judgment is the record)
 
@@ -43,6 +55,8 @@ CONSTRAINTS = [
     "CREATE CONSTRAINT claim_id IF NOT EXISTS FOR (n:Claim) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT judgment_id IF NOT EXISTS FOR (n:Judgment) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT lease_name IF NOT EXISTS FOR (n:Lease) REQUIRE n.name IS UNIQUE",
+    "CREATE CONSTRAINT community_id IF NOT EXISTS FOR (n:Community) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT answer_id IF NOT EXISTS FOR (n:Answer) REQUIRE n.id IS UNIQUE",
 ]
 
 INDEXES = [
@@ -66,6 +80,8 @@ VECTOR_INDEXES = {
     "concept_embedding": "Concept",
     "claim_embedding": "Claim",
     "source_embedding": "Source",
+    "community_embedding": "Community",
+    "answer_embedding": "Answer",
 }
 
 _VECTOR_INDEX = (

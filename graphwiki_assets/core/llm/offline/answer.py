@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.llm.offline.text import clip, content_words, norm_name, split_sentences
+from graphwiki_assets.core.llm.offline.text import content_words, distinct_sentences, join_within, norm_name, split_sentences
 from graphwiki_assets.core.llm.requests import (
     AnswerRequest,
     AnswerResponse,
@@ -57,25 +57,10 @@ def summarize(req: SummaryRequest) -> SummaryResponse:
     """The current summary's sentences, then facts not already said, definitional facts
     about the concept first ("X is a ..."), cut at a sentence within ~400 characters."""
     name = norm_name(req.name)
-    seen: set[str] = set()
-    pieces: list[str] = []
     defining = re.compile(rf"^(?:the\s+)?{re.escape(req.name)}\b.*?\b(?:is|was|are|were)\b", re.IGNORECASE)
     facts = sorted(enumerate(req.facts), key=lambda f: (not defining.search(f[1].strip()), f[0]))
-    for text in split_sentences(req.current_summary) + [f for _, f in facts]:
-        text = " ".join(text.split())
-        key = " ".join(content_words(text))
-        if not text or key in seen or any(key and key in s for s in seen):
-            continue
-        seen.add(key)
-        pieces.append(text if text[-1] in ".!?" else text + ".")
-    summary = ""
-    for piece in pieces:
-        candidate = f"{summary} {piece}".strip()
-        if len(candidate) > MAX_SUMMARY_CHARS:
-            break
-        summary = candidate
-    if not summary and pieces:
-        summary = clip(pieces[0], MAX_SUMMARY_CHARS)
+    pieces = distinct_sentences(split_sentences(req.current_summary) + [f for _, f in facts], contained=True)
+    summary = join_within(pieces, MAX_SUMMARY_CHARS)
     if not summary:
         kind = f" ({req.type})" if req.type else ""
         summary = f"{req.name}{kind}: no facts recorded yet." if name else "No facts recorded yet."

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
-from graphwiki_assets.core.llm.offline import answer, conflicts, extraction, judge, routing, support
+from graphwiki_assets.core.llm.offline import answer, communities, conflicts, extraction, judge, routing, support
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.llm.requests import (
     ConceptSummary,
@@ -57,6 +57,7 @@ _RULES: dict[str, Callable[[Any], Any]] = {
     "route": routing.route,
     "answer": answer.answer,
     "support": support.support,
+    "community_reports": communities.community_reports,
 }
 
 

@@ -14,9 +14,22 @@ from graphwiki_assets.core.llm.offline.text import STOPWORDS
 from graphwiki_assets.core.llm.requests import RouteRequest, RouteResponse
 
 _I = re.IGNORECASE
+# "the corpus", "these documents", "my notes", "this knowledge base"...
+_WHOLE_NOUN = (r"(?:corpus|collection|graph|wiki|knowledge\s+(?:base|graph)|kb|library|archive|documents?|sources?|"
+               r"notes?|files?|texts?|papers?|articles?)")
+_COLLECTION = rf"(?:the|this|these|our|my|your)\s+{_WHOLE_NOUN}"
+_WHOLE = re.compile(rf"^(?:(?:the|this|these|our|my|your)\s+)?{_WHOLE_NOUN}$|^(?:here|it|them|everything)$", _I)
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (shape, re.compile(p, _I))
     for shape, p in [
+        # about the whole collection; a named subject, if any, is "a"
+        ("global", rf"^what\s+(?:does|do|did)\s+{_COLLECTION}\s+(?:say|tell\s+(?:me|us))\s+(?:about|on|regarding|of)\s+(?P<a>.+)"),
+        ("global", rf"^what\s+(?:is|are)\s+{_COLLECTION}\s+(?:mostly\s+|mainly\s+|chiefly\s+)?about\b"),
+        ("global", rf"^(?:summari[sz]e|give\s+(?:me\s+)?an?\s+(?:overview|summary)\s+of|(?:an?\s+)?overview\s+of)\s+{_COLLECTION}"),
+        ("global", r"^(?:what|which|list|name|show|give|tell|identify|summari[sz]e)\b.*?\b(?:main|major|key|central|principal|"
+                   r"overall|recurring|dominant|important)\s+(?:topics|themes|subjects|areas|threads)\b"
+                   r"(?:\s+(?:of|in|about|around|across|within|covered\s+in|discussed\s+in)\s+(?P<a>.+))?"),
+        ("global", r"^(?:what|which)\s+(?:topics|themes|subjects)\s+(?:are|were|does|do)\s+(?:covered|discussed|treated|addressed)\b"),
         ("provenance", r"^(?:where|which\s+(?:source|document|paper|file)s?)\s+(?:does|did|do)\s+(?:the\s+)?(?:(?:claim|statement|fact|idea|information|notion)\s+)?(?:that\s+)?(?P<a>.+?)\s+come\s+from"),
         ("provenance", r"\b(?:source|sources|origin|provenance|citation|citations|evidence)\s+(?:of|for|behind)\s+(?:the\s+)?(?:(?:claim|statement|fact|idea)\s+)?(?:that\s+)?(?P<a>.+)"),
         ("provenance", r"^(?:who|what|which\s+source)\s+(?:says|said|claims|claimed|states|stated)\s+(?:that\s+)?(?P<a>.+)"),
@@ -105,6 +118,12 @@ def route(req: RouteRequest) -> RouteResponse:
             rest = groups.get("rest") or ""
             ents = [e for e in entities_in(rest) if e[:1].isupper()] if rest else []
             return RouteResponse(shape="topic", entities=ents, type_filter=_singular_type(type_phrase), reason=f"asks for all {type_phrase}")
+        if shape == "global":
+            subject = clean_span(groups.get("a") or "")
+            if _WHOLE.match(subject):  # "the main themes of the corpus": no narrower subject
+                subject = ""
+            return RouteResponse(shape="global", entities=[subject] if subject else [],
+                                 reason="asks about the whole collection" + (f": what it says about {subject}" if subject else ""))
         spans = [groups[k] for k in ("a", "b") if groups.get(k)]
         if shape == "compare" and len(spans) == 2:
             spans = _split_list(spans[0]) + _split_list(spans[1])

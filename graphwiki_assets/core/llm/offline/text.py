@@ -204,3 +204,30 @@ def clip(text: str, limit: int) -> str:
         return text
     cut = text[: limit - 1].rsplit(" ", 1)[0]
     return cut + "…"
+
+
+def distinct_sentences(texts: list[str], contained: bool = False) -> list[str]:
+    """Each text once by its content words (and, with ``contained``, not when its words are
+    inside an earlier one's), whitespace tidied and ending with a full stop."""
+    seen: set[str] = set()
+    out = []
+    for text in texts:
+        text = " ".join(text.split())
+        key = " ".join(content_words(text))
+        if not text or key in seen or (contained and any(key and key in s for s in seen)):
+            continue
+        seen.add(key)
+        out.append(text if text[-1] in ".!?" else text + ".")
+    return out
+
+
+def join_within(pieces: list[str], limit: int) -> str:
+    """Whole pieces, in order, while they fit in ``limit`` characters; the first one clipped
+    when even it does not fit."""
+    out = ""
+    for piece in pieces:
+        longer = f"{out} {piece}".strip()
+        if len(longer) > limit:
+            break
+        out = longer
+    return out or (clip(pieces[0], limit) if pieces else "")
