@@ -516,12 +516,14 @@ ORDER BY score DESC, id
 LIMIT $k
 """
 
+# A report cites the first sources it was written from (those of the claims tying most members
+# together come first), as a concept's summary cites its newest: not all of a large community's.
 LOAD_COMMUNITIES = """
 UNWIND $ids AS id
 MATCH (k:Community {id: id})
 RETURN k.id AS id, coalesce(k.title, '') AS title, coalesce(k.summary, '') AS summary,
        coalesce(k.summary_kind, '') AS kind, k.size AS size, coalesce(k.top, false) AS top,
-       coalesce(k.source_ids, []) AS sources
+       coalesce(k.source_ids, [])[..$source_limit] AS sources
 """
 
 # -- answers filed back -------------------------------------------------------------------

@@ -156,7 +156,7 @@ class CommunityRow:
     kind: str  # 'llm', or 'extractive' (written by the offline rules from members and facts)
     size: int
     top: bool
-    sources: list[str]  # what its report was written from
+    sources: list[str]  # the first SUMMARY_SOURCES its report was written from (subgraph.load)
 
 
 @dataclass

@@ -55,7 +55,8 @@ def load(store: GraphStore, retrieval: Retrieval, stale_days: int, max_claims: i
                            source_limit=SUMMARY_SOURCES):
         sub.concepts[row["id"]] = ConceptRow(**row)
     if retrieval.communities:
-        for row in store.query(cypher.LOAD_COMMUNITIES, ids=list(dict.fromkeys(retrieval.communities))):
+        for row in store.query(cypher.LOAD_COMMUNITIES, ids=list(dict.fromkeys(retrieval.communities)),
+                               source_limit=SUMMARY_SOURCES):
             sub.communities[row["id"]] = CommunityRow(**row)
     source_ids = {s for c in sub.claims.values() for s in c.sources}
     source_ids |= {s for k in sub.communities.values() for s in k.sources}
