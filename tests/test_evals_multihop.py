@@ -91,7 +91,7 @@ def test_traversal_reaches_more_documents_with_more_hops(result):
 
 def test_every_graph_method_is_reported_beside_the_gated_one(result):
     assert result["method"] == "bridge"  # the default graph method
-    for method in ("ppr", "traversal"):
+    for method in ("ppr", "traversal", "hybrid"):
         assert {"recall", "all_recall", "precision"} <= set(result[method])
     assert "bridge" not in result  # it is "graph" here, not reported twice
 

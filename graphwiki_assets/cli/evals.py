@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     mh.add_argument("--k", type=int, default=5, help="documents retrieved per question (default 5)")
     mh.add_argument("--hops", type=int, default=2, help="graph traversal depth (default 2)")
     # retrieval.GRAPH_METHODS, spelled out so the parser does not import the query layer.
-    mh.add_argument("--method", default="bridge", choices=("bridge", "ppr", "traversal"),
+    mh.add_argument("--method", default="bridge", choices=("bridge", "ppr", "traversal", "hybrid"),
                     help="graph retrieval method (default bridge)")
     mh.add_argument("--limit", type=int, help="only the first N questions (the whole corpus is ingested)")
     mh.add_argument("--no-sweep", action="store_true", help="skip the hops x k precision sweep")

@@ -9,8 +9,9 @@ question is answered by ``ask``, exactly as ``graphwiki ask`` answers it. Per an
   texts of the facts it cites by the configured LLM's ``support`` call (offline: lexical
   entailment of its content words, see ``llm/offline/support.py``);
 - abstention: the answer should say the graph has no information exactly when the
-  documents the question needs were not all retrieved (the sources of the retrieved
-  subgraph, mapped back to corpus ids). Abstaining when they were retrieved is an error
+  documents the question needs were not all retrieved (the sources of the subgraph the
+  answer was written from, mapped back to corpus ids: the sources its facts rest on, not
+  those of every concept a walk passed). Abstaining when they were retrieved is an error
   too.
 
 The gold answer's presence in the text is reported beside, as a rough correctness signal.

@@ -408,6 +408,31 @@ WHERE s.status <> 'superseded'
 RETURN s.id AS id, max(c.score) AS score
 """
 
+# -- node embeddings of the concept layer (structure.py) ----------------------------------
+
+STRUCTURE_INDEX = """
+CREATE VECTOR INDEX concept_structure IF NOT EXISTS FOR (n:Concept) ON (n.structure)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}
+"""
+
+STRUCTURE_WRITE = """
+CALL gds.fastRP.write($layer, {
+  embeddingDimension: $dimension, iterationWeights: $weights, relationshipWeightProperty: 'weight',
+  randomSeed: $seed, concurrency: 1, writeProperty: 'structure'
+})
+YIELD nodePropertiesWritten
+RETURN nodePropertiesWritten AS written
+"""
+
+# Concepts placed like each seed: the nearest by structure, the seed itself included.
+STRUCTURE_NEIGHBOURS = """
+UNWIND $seeds AS s
+MATCH (c:Concept {id: s.id}) WHERE c.structure IS NOT NULL
+CALL db.index.vector.queryNodes('concept_structure', $k, c.structure) YIELD node AS n, score
+WITH s, n, score WHERE n.status <> 'superseded'
+RETURN n.id AS id, max(s.weight * score) AS score
+"""
+
 # -- sizes: the retrieved context against the whole corpus ------------------------------
 
 # Answered from the count store, without reading a node: whether the corpus changed.

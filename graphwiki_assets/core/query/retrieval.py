@@ -1,4 +1,4 @@
-"""Source retrieval for multi-hop questions: bridge, Personalized PageRank, traversal, flat.
+"""Source retrieval for multi-hop questions: bridge, Personalized PageRank, traversal, hybrid, flat.
 
 ``bridge`` (the default) follows how a multi-hop question is answered by hand: the passage
 nearest the question is the anchor (the chain's first hop); every concept it mentions is a
@@ -7,8 +7,8 @@ passage scores its own cosine to the question plus, at best over its bridges, th
 cosine divided by the number of passages the bridge concept occurs in (a concept in every
 passage bridges nothing); the anchor, where the chain starts, counts its own cosine twice
 and stays first. The passage that names the bridge entity and matches the rest of the
-question (the "waterfall" in "the waterfall in the country where the Bubye River is") then
-ranks beside the anchor, where flat retrieval ranks it far down.
+question (the "lighthouse" in "the lighthouse of the town where the Vell River meets the sea")
+then ranks beside the anchor, where flat retrieval ranks it far down.
 
 ``ppr`` links the question to concepts three ways — concepts it names
 verbatim (exact keys), the claims nearest to it (HippoRAG 2 matches the query against
@@ -17,7 +17,10 @@ Personalized PageRank with them, each weighted by its linking score divided by t
 of sources it derives from (specificity: a concept in every passage says little), plus
 every dense passage score scaled down by ``passage_weight``. PPR runs on the named
 projection of concepts, claims and sources (undirected), and Sources are ranked by
-their PageRank. ``flat_sources`` is the dense baseline.
+their PageRank. ``hybrid`` fuses, by reciprocal rank, the dense passage ranking with the
+passages of the concepts placed like the linked ones in the graph (their nearest FastRP node
+embeddings, ``structure.py``): text similarity and structural proximity, as the second seed
+asks. ``flat_sources`` is the dense baseline.
 
 GDS 2.13 weighs all ``sourceNodes`` of a run equally, but PPR is linear in its reset
 vector, so seeds are grouped by weight (within a factor ``weight_ratio``), each group is
@@ -39,7 +42,7 @@ from graphwiki_assets.core.query.traversal import walk
 from graphwiki_assets.core.store.driver import GraphStore
 
 __all__ = ["GRAPH_METHODS", "METHODS", "RetrievalConfig", "flat_sources", "refresh_projection", "retrieve_sources"]
-GRAPH_METHODS = ("bridge", "ppr", "traversal")
+GRAPH_METHODS = ("bridge", "ppr", "traversal", "hybrid")
 METHODS = (*GRAPH_METHODS, "flat")
 
 
@@ -60,6 +63,8 @@ class RetrievalConfig:
     small_graph: int = 50_000  # below this many nodes one thread beats GDS's thread start-up
     fanout: int = 10  # traversal method only
     max_nodes: int = 200
+    structure_k: int = 10  # hybrid: concepts nearest each seed by FastRP structure
+    rrf_k: int = 60  # hybrid: reciprocal rank fusion's constant (Cormack et al., 2009)
 
 
 def flat_sources(store: GraphStore, embedder: Embedder, question: str, k: int) -> list[tuple[str, float]]:
@@ -87,6 +92,8 @@ def retrieve_sources(store: GraphStore, embedder: Embedder, question: str, k: in
     seeds = concept_seeds(store, question, vector, config)
     if method == "traversal":
         ranked = _traverse(store, vector, seeds, dense, hops, config)
+    elif method == "hybrid":
+        ranked = _hybrid(store, seeds, dense, config)
     else:
         ranked = _personalized_pagerank(store, seeds, dense, k, config)
     # Passages the graph cannot reach still compete on their dense score.
@@ -194,3 +201,22 @@ def _traverse(store: GraphStore, vector: list[float], seeds: dict[str, float], d
     rows = store.query(cypher.SOURCES_OF_CONCEPTS, concepts=concepts)
     ranked = [(r["id"], r["score"] + config.passage_weight * dense.get(r["id"], 0.0)) for r in rows]
     return sorted(ranked, key=lambda t: (-t[1], t[0]))
+
+
+def _hybrid(store: GraphStore, seeds: dict[str, float], dense: dict[str, float],
+            config: RetrievalConfig) -> list[tuple[str, float]]:
+    """Text and structure fused by reciprocal rank: the dense passage ranking, and the
+    passages of the concepts placed like the question's linked concepts (their FastRP
+    neighbours, each scored by its seed's weight times the structural cosine)."""
+    text = sorted(dense, key=lambda sid: (-dense[sid], sid))
+    structural: list[str] = []
+    if seeds:
+        near = store.query(cypher.STRUCTURE_NEIGHBOURS, k=config.structure_k,
+                           seeds=[{"id": cid, "weight": w} for cid, w in seeds.items()])
+        rows = store.query(cypher.SOURCES_OF_CONCEPTS, concepts=[{"id": r["id"], "score": r["score"]} for r in near])
+        structural = [r["id"] for r in sorted(rows, key=lambda r: (-r["score"], r["id"]))]
+    fused: dict[str, float] = {}
+    for ranking in (text, structural):
+        for rank, sid in enumerate(ranking, start=1):
+            fused[sid] = fused.get(sid, 0.0) + 1.0 / (config.rrf_k + rank)
+    return sorted(fused.items(), key=lambda t: (-t[1], t[0]))

@@ -1,8 +1,9 @@
 """What queries keep beside the graph, brought up to date after ingest writes.
 
-Two things are derived from the graph for fast questions: the stored neighbourhood
-signatures (``signatures.py``, incremental: only the concepts a batch touched) and the GDS
-projection (``projection.py``, rebuilt whole). The ingest pipeline calls
+Three things are derived from the graph for fast questions: the stored neighbourhood
+signatures (``signatures.py``, incremental: only the concepts a batch touched), the GDS
+projection (``projection.py``, rebuilt whole) and the FastRP node embeddings written from
+it (``structure.py``, with every rebuild). The ingest pipeline calls
 ``refresh_after_batch`` after each committed batch; the Dagster assets of the query group
 do the same after ``claim_links``. Signatures are refreshed every batch. Rebuilding the
 projection costs seconds on a large graph, so between the first and the last batch of a
@@ -23,6 +24,7 @@ from neo4j.exceptions import Neo4jError
 
 from graphwiki_assets.core.query.projection import ProjectionStatus, current_projection, refresh_projection
 from graphwiki_assets.core.query.signatures import refresh_signatures
+from graphwiki_assets.core.query.structure import refresh_structure
 from graphwiki_assets.core.store.driver import GraphStore
 
 PROJECTION_INTERVAL_S = 60.0
@@ -32,7 +34,7 @@ def refresh_query_state(store: GraphStore) -> dict:
     """Signatures, then a new projection: everything a question reads besides the graph."""
     signatures = refresh_signatures(store)
     projection: ProjectionStatus = refresh_projection(store)
-    return {"signatures": signatures, "projection": projection.as_dict()}
+    return {"signatures": signatures, "projection": projection.as_dict(), "structure": refresh_structure(store)}
 
 
 def _projection_age_s(store: GraphStore) -> float | None:
@@ -51,6 +53,7 @@ def refresh_after_batch(store: GraphStore, last: bool = True, log: Callable[[str
         age = _projection_age_s(store)
         if last or age is None or age > PROJECTION_INTERVAL_S:
             done["projection"] = refresh_projection(store).as_dict()
+            done["structure"] = refresh_structure(store)  # node embeddings follow each rebuild
     except Neo4jError as exc:
         log(f"query upkeep after the batch failed ({type(exc).__name__}: {exc}); queries answer from the "
             "previous signatures and projection until the next refresh")

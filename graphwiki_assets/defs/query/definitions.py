@@ -23,6 +23,7 @@ from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.filed import NotFileable, file_answer
 from graphwiki_assets.core.query.projection import refresh_projection
 from graphwiki_assets.core.query.signatures import refresh_signatures
+from graphwiki_assets.core.query.structure import refresh_structure
 from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource
 
@@ -32,12 +33,16 @@ AFTER_CLAIM_LINKS = {"group_name": "query", "deps": [dg.AssetKey("claim_links")]
 
 
 @dg.asset(**AFTER_CLAIM_LINKS,
-          description="The named GDS projection (concepts, claims, sources) that PageRank queries stream from.")
+          description="The named GDS projection (concepts, claims, sources) that PageRank queries stream from, and "
+                      "the FastRP node embeddings of its concept layer (Concept.structure) for hybrid retrieval.")
 def graph_projection(neo4j: Neo4jResource) -> dg.MaterializeResult:
     with neo4j.open() as store:
         status = refresh_projection(store)
+        structure = refresh_structure(store)
     return dg.MaterializeResult(metadata={
         "projection": status.name,
+        "concepts_embedded": dg.MetadataValue.int(structure["written"]),
+        "structure_dimension": dg.MetadataValue.int(structure["dimension"]),
         "nodes": dg.MetadataValue.int(status.nodes),
         "relationships": dg.MetadataValue.int(status.relationships),
         "relationship_types": ", ".join(status.types),
