@@ -4,7 +4,7 @@ passages they lead to with the dense ranking."""
 from __future__ import annotations
 
 from graphwiki_assets.core.query.projection import refresh_projection
-from graphwiki_assets.core.query.retrieval import retrieve_sources
+from graphwiki_assets.core.query.retrieval import RetrievalConfig, concept_seeds, retrieve_sources
 from graphwiki_assets.core.query.structure import DIMENSION, refresh_structure
 from tests.community_corpus import CHEESE, CHEESE_NAMES, SKY, SKY_NAMES
 from tests.ingest_helpers import ingest, write_sources
@@ -46,3 +46,22 @@ def test_the_hybrid_method_ranks_the_topic_of_the_question_first(store, embedder
                               method="hybrid")
     assert len(ranked) == 4 and {sid for sid, _ in ranked} <= sky
     assert [score for _, score in ranked] == sorted((score for _, score in ranked), reverse=True)
+
+
+def test_a_concept_with_no_edge_is_placed_nowhere_and_hybrid_still_answers(store, embedder, settings, tmp_path):
+    ingest(store, embedder, settings, write_sources(tmp_path / "sources", SKY), cache=False)
+    text = "The Pellow Lens is an eyepiece ground by hand."
+    store.query("""
+        CREATE (c:Concept {id: 'c-lone', name: 'Pellow Lens', keys: ['pellow lens'], type: 'Lens',
+                           status: 'current', embedding: $name})
+               -[:DERIVED_FROM]->(:Source {id: 's-lone', title: 'Pellow Lens', path: 'lone.md', sha256: 'x',
+                                          status: 'current', text: $text, embedding: $text_vector})""",
+                name=embedder.encode_one("Pellow Lens"), text=text, text_vector=embedder.encode_one(text))
+    refresh_projection(store)
+    refresh_structure(store)
+    [lone] = store.query("MATCH (c:Concept {id: 'c-lone'}) RETURN c.structure AS v")
+    assert len(lone["v"]) == DIMENSION and not any(lone["v"])  # no neighbour, no place
+    question = "What is the Pellow Lens?"
+    assert "c-lone" in concept_seeds(store, question, embedder.encode_one(question), RetrievalConfig())
+    ranked = retrieve_sources(store, embedder, question, k=10, method="hybrid")  # no error for the lone seed
+    assert len(ranked) == 5 and "s-lone" in [sid for sid, _ in ranked]  # the dense ranking still holds it

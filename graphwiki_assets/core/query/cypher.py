@@ -424,10 +424,12 @@ YIELD nodePropertiesWritten
 RETURN nodePropertiesWritten AS written
 """
 
-# Concepts placed like each seed: the nearest by structure, the seed itself included.
+# Concepts placed like each seed: the nearest by structure, the seed itself included. A
+# concept with no edge in the layer has an all-zero vector (FastRP describes a node by its
+# neighbours only): it is placed nowhere, and the index cannot be asked with it.
 STRUCTURE_NEIGHBOURS = """
 UNWIND $seeds AS s
-MATCH (c:Concept {id: s.id}) WHERE c.structure IS NOT NULL
+MATCH (c:Concept {id: s.id}) WHERE c.structure IS NOT NULL AND any(x IN c.structure WHERE x <> 0.0)
 CALL db.index.vector.queryNodes('concept_structure', $k, c.structure) YIELD node AS n, score
 WITH s, n, score WHERE n.status <> 'superseded'
 RETURN n.id AS id, max(s.weight * score) AS score
