@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import io
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from graphwiki_assets.core.evals.plots import plt, png
 
 
 def size_plot(sizes: list[int]) -> bytes:
@@ -21,7 +16,4 @@ def size_plot(sizes: list[int]) -> bytes:
     ax.set_xlabel("top-level community, largest first")
     ax.set_ylabel("concepts")
     ax.set_title(f"{len(ranked)} top-level communities")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
+    return png(fig)

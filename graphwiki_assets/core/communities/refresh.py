@@ -16,7 +16,8 @@ from dataclasses import asdict, dataclass, field
 from graphwiki_assets.core.communities import cypher
 from graphwiki_assets.core.communities.detect import CommunityConfig, Partition, detect
 from graphwiki_assets.core.communities.reports import write_reports
-from graphwiki_assets.core.query.projection import concept_layer, projection_status, refresh_projection, with_projection
+from graphwiki_assets.core.query.projection import concept_layer, projection_status, with_projection
+from graphwiki_assets.core.query.upkeep import rebuild_projection
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -68,8 +69,8 @@ def refresh_communities(store: GraphStore, embedder, llm, config: CommunityConfi
     ensure_schema(store, embedder.dimension)
     status = projection_status(store)
     if not status.exists or status.stale:
-        log("the projection is missing or behind the graph: refreshing it first")
-        refresh_projection(store)
+        log("the projection is missing or behind the graph: rebuilding it first")
+        rebuild_projection(store)
     found = _placed(store, config)
     existing = {r["id"]: r["reported"] for r in store.query(cypher.EXISTING)}
     communities = list(found.communities.values())

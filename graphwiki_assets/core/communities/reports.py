@@ -66,17 +66,15 @@ def write_reports(store: GraphStore, embedder, llm, ids: list[str], config: Comm
             run.errors.append(f"{type(result).__name__}: {result}")
             continue
         by_id = {r.community_id: r for r in result.reports}
-        done = [b for b in batch if b.request.community_id in by_id]
+        done = [(b, by_id[b.request.community_id]) for b in batch if b.request.community_id in by_id]
         run.failed += [b.request.community_id for b in batch if b.request.community_id not in by_id]
         if not done:
             continue
-        texts = [f"{by_id[b.request.community_id].title}. {by_id[b.request.community_id].summary}" for b in done]
-        vectors = embedder.encode(texts)
+        vectors = embedder.encode([f"{report.title}. {report.summary}" for _, report in done])
         store.query(cypher.WRITE_REPORTS, reports=[
-            {"id": b.request.community_id, "title": by_id[b.request.community_id].title,
-             "summary": by_id[b.request.community_id].summary, "kind": kind, "backend": result.backend,
-             "prompt_version": COMMUNITY_PROMPT_VERSION, "fact_ids": b.fact_ids, "source_ids": b.source_ids,
-             "embedding": vector.tolist()}
-            for b, vector in zip(done, vectors)])
+            {"id": report.community_id, "title": report.title, "summary": report.summary, "kind": kind,
+             "backend": result.backend, "prompt_version": COMMUNITY_PROMPT_VERSION, "fact_ids": b.fact_ids,
+             "source_ids": b.source_ids, "embedding": vector.tolist()}
+            for (b, report), vector in zip(done, vectors)])
         run.written += len(done)
     return run

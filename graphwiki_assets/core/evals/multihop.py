@@ -24,9 +24,8 @@ from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, records_as_documents
 from graphwiki_assets.core.llm.prompts import estimate_tokens
-from graphwiki_assets.core.query.retrieval import (GRAPH_METHODS, RetrievalConfig, flat_sources, refresh_projection,
-                                                  retrieve_sources)
-from graphwiki_assets.core.query.structure import refresh_structure
+from graphwiki_assets.core.query.retrieval import GRAPH_METHODS, RetrievalConfig, flat_sources, retrieve_sources
+from graphwiki_assets.core.query.upkeep import rebuild_projection
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -166,8 +165,7 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     log(f"ingesting {len(docs)} passages ({llm.label})")
     ingest = ingest_corpus(store, embedder, llm, docs, namespace, progress=progress_every(100, len(docs), log))
     log(f"ingested in {ingest['seconds']}s; projecting")
-    refresh_projection(store)
-    refresh_structure(store)
+    rebuild_projection(store)
     id_map = corpus_ids(store, namespace)
     tokens = {d["id"]: estimate_tokens(f"{d.get('title', '')}\n\n{d['text']}") for d in docs}
     log(f"retrieving for {len(questions)} questions (k={k}, hops={hops}, method={method})")

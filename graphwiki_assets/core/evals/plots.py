@@ -16,7 +16,7 @@ COLOURS = {"same": "#2a9d8f", "related": "#e9c46a", "unrelated": "#e76f51", "fla
            "bridge": "#61a5c2", "ppr": "#89c2d9", "traversal": "#a9d6e5"}
 
 
-def _png(fig) -> bytes:
+def png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
     plt.close(fig)
@@ -56,7 +56,7 @@ def er_plot(result: dict) -> bytes:
                    label=f"{label}: P {point['precision']:.2f} R {point['recall']:.2f} F1 {point['f1']:.2f}")
     pr.set(title="same vs rest", xlabel="recall", ylabel="precision", xlim=(-0.03, 1.05), ylim=(-0.03, 1.05))
     pr.legend(fontsize=7)
-    return _png(fig)
+    return png(fig)
 
 
 def multihop_plot(result: dict) -> bytes:
@@ -91,7 +91,7 @@ def multihop_plot(result: dict) -> bytes:
     for ax in (hops_ax, k_ax):
         if rows:
             ax.legend(fontsize=6)
-    return _png(fig)
+    return png(fig)
 
 
 OUTCOME_COLOURS = {"contradicts": "#e76f51", "supports": "#2a9d8f", "unrelated": "#8d99ae", "screened": "#e9c46a"}
@@ -125,7 +125,7 @@ def contradiction_plot(result: dict) -> bytes:
     hist.axvline(result["config"]["similarity_floor"], color="black", linestyle="--", linewidth=1, label="screen floor")
     hist.set(title="cosine of the two claims", xlabel="cosine", ylabel="pairs")
     hist.legend(fontsize=7)
-    return _png(fig)
+    return png(fig)
 
 
 def extraction_plot(result: dict) -> bytes:
@@ -144,7 +144,7 @@ def extraction_plot(result: dict) -> bytes:
     sweep.axvline(result["claim_threshold"], color="black", linewidth=1, label="stated threshold")
     sweep.set(title="claims against the matching threshold", xlabel="cosine threshold", ylim=(0, 1.05))
     sweep.legend(fontsize=7)
-    return _png(fig)
+    return png(fig)
 
 
 def answers_plot(result: dict) -> bytes:
@@ -166,4 +166,4 @@ def answers_plot(result: dict) -> bytes:
             per_q.annotate("∅" if q["abstention_correct"] else "∅!", (i, 0), ha="center", fontsize=7)
     per_q.set(title="sentences per question (∅ abstained, ∅! wrongly)", xlabel="question", ylabel="sentences")
     per_q.legend(fontsize=7)
-    return _png(fig)
+    return png(fig)

@@ -11,7 +11,6 @@ its source ids. Superseded claims never become facts: they are listed as history
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.llm.client import LLMError

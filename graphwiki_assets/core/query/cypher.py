@@ -437,8 +437,8 @@ RETURN n.id AS id, max(s.weight * score) AS score
 
 # -- sizes: the retrieved context against the whole corpus ------------------------------
 
-# Answered from the count store, without reading a node: whether the corpus changed.
-# Both from the count store: no node is read.
+# Answered from the count store, without reading a node: whether the corpus changed, and
+# whether any answer was filed.
 GRAPH_COUNTS = """
 CALL () { MATCH (s:Source) RETURN count(s) AS sources }
 CALL () { MATCH (a:Answer) RETURN count(a) AS answers }

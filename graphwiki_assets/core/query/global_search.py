@@ -13,10 +13,10 @@ the answer can cite a specific source.
 from __future__ import annotations
 
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.query.models import QueryOptions, Retrieval, cosine, vector_pool
+from graphwiki_assets.core.query.models import TECHNIQUES, QueryOptions, Retrieval, cosine, vector_pool
 from graphwiki_assets.core.store.driver import GraphStore
 
-TECHNIQUE = "community map-reduce"
+TECHNIQUE = TECHNIQUES["global"]
 # Reports this close to the nearest are kept too: a subject may span communities, but one far
 # below the best match is about something else.
 MARGIN = 0.1

@@ -30,11 +30,17 @@ from graphwiki_assets.core.store.driver import GraphStore
 PROJECTION_INTERVAL_S = 60.0
 
 
+def rebuild_projection(store: GraphStore) -> tuple[ProjectionStatus, dict]:
+    """A new projection and the node embeddings written from it: always rebuilt together."""
+    projection = refresh_projection(store)
+    return projection, refresh_structure(store)
+
+
 def refresh_query_state(store: GraphStore) -> dict:
     """Signatures, then a new projection: everything a question reads besides the graph."""
     signatures = refresh_signatures(store)
-    projection: ProjectionStatus = refresh_projection(store)
-    return {"signatures": signatures, "projection": projection.as_dict(), "structure": refresh_structure(store)}
+    projection, structure = rebuild_projection(store)
+    return {"signatures": signatures, "projection": projection.as_dict(), "structure": structure}
 
 
 def _projection_age_s(store: GraphStore) -> float | None:
@@ -52,8 +58,8 @@ def refresh_after_batch(store: GraphStore, last: bool = True, log: Callable[[str
         done["signatures"] = refresh_signatures(store)
         age = _projection_age_s(store)
         if last or age is None or age > PROJECTION_INTERVAL_S:
-            done["projection"] = refresh_projection(store).as_dict()
-            done["structure"] = refresh_structure(store)  # node embeddings follow each rebuild
+            projection, done["structure"] = rebuild_projection(store)
+            done["projection"] = projection.as_dict()
     except Neo4jError as exc:
         log(f"query upkeep after the batch failed ({type(exc).__name__}: {exc}); queries answer from the "
             "previous signatures and projection until the next refresh")

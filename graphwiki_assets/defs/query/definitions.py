@@ -21,9 +21,8 @@ from graphwiki_assets.core.evals.plots import markdown_image
 from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.filed import NotFileable, file_answer
-from graphwiki_assets.core.query.projection import refresh_projection
 from graphwiki_assets.core.query.signatures import refresh_signatures
-from graphwiki_assets.core.query.structure import refresh_structure
+from graphwiki_assets.core.query.upkeep import rebuild_projection
 from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource
 
@@ -37,8 +36,7 @@ AFTER_CLAIM_LINKS = {"group_name": "query", "deps": [dg.AssetKey("claim_links")]
                       "the FastRP node embeddings of its concept layer (Concept.structure) for hybrid retrieval.")
 def graph_projection(neo4j: Neo4jResource) -> dg.MaterializeResult:
     with neo4j.open() as store:
-        status = refresh_projection(store)
-        structure = refresh_structure(store)
+        status, structure = rebuild_projection(store)
     return dg.MaterializeResult(metadata={
         "projection": status.name,
         "concepts_embedded": dg.MetadataValue.int(structure["written"]),
