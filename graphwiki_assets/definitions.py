@@ -9,7 +9,7 @@ import dagster as dg
 from graphwiki_assets.defs.automation import after_ingest_sensor
 from graphwiki_assets.defs.resources import build_resources
 
-AREAS = ["ingest", "query", "lint", "evals"]
+AREAS = ["ingest", "query", "lint", "overview", "evals"]
 
 
 def _area_definitions() -> list[dg.Definitions]:

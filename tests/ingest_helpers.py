@@ -43,8 +43,9 @@ def ingest(store, embedder, settings, paths, cache=True, batch_size=32):
 
 
 def counts(store) -> dict:
+    """Nodes and relationships of the knowledge graph (the audit log's entries aside)."""
     return store.query(
-        "CALL () { MATCH (n) RETURN count(n) AS nodes } "
+        "CALL () { MATCH (n) WHERE NOT n:LogEntry RETURN count(n) AS nodes } "
         "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } "
         "RETURN nodes, rels")[0]
 

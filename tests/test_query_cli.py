@@ -42,4 +42,4 @@ def test_ask_text_says_what_was_chosen_and_why(seed_graph, cli_env, capsys):
 def test_ask_reports_no_information_for_an_unknown_entity(seed_graph, cli_env, capsys):
     assert main(["ask", "What is Zorblax?", "--json", "--refresh"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["found"] is False and data["answer"].startswith("The graph has no information on 'Zorblax'")
+    assert data["found"] is False and data["answer"] == "The graph has no information on this."

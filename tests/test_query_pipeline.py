@@ -91,7 +91,7 @@ def test_shaped_like_on_the_ingested_corpus_matches_typed_neighbourhoods(corpus_
 def test_unknown_entity_on_the_ingested_corpus(corpus_graph, embedder):
     store, llm, _ = corpus_graph
     answer = ask(store, embedder, llm, "What is Zorblax?")
-    assert not answer.found and answer.answer.startswith("The graph has no information on 'Zorblax'.")
+    assert not answer.found and answer.answer == "The graph has no information on this."
 
 
 def test_graph_retrieval_finds_all_needed_documents_at_least_as_often_as_flat(corpus_graph, embedder):

@@ -43,7 +43,7 @@ def test_the_sample_holds_both_verdicts_and_only_unreviewed_judgments(store):
 
 def test_confirming_marks_the_judgment_reviewed_and_changes_nothing_else(store):
     plant_clean_graph(store)
-    before = store.query("MATCH (n) WHERE NOT n:Judgment RETURN count(n) AS n")[0]["n"]
+    before = store.query("MATCH (n) WHERE NOT n:Judgment AND NOT n:LogEntry RETURN count(n) AS n")[0]["n"]
 
     outcome = confirm(store, "judgment-cql", by="ana", reason="CQL is Cypher", now=NOW)
 
@@ -52,7 +52,7 @@ def test_confirming_marks_the_judgment_reviewed_and_changes_nothing_else(store):
     assert (j["reviewed"], j["review_verdict"], j["reviewed_by"], j["review_reason"]) == (True, "confirmed", "ana",
                                                                                           "CQL is Cypher")
     assert j["reviewed_at"].to_native() == NOW
-    assert store.query("MATCH (n) WHERE NOT n:Judgment RETURN count(n) AS n")[0]["n"] == before
+    assert store.query("MATCH (n) WHERE NOT n:Judgment AND NOT n:LogEntry RETURN count(n) AS n")[0]["n"] == before
     with pytest.raises(ReviewError, match="already reviewed"):
         reject(store, "judgment-cql")
     with pytest.raises(ReviewError, match="no judgment"):
@@ -103,7 +103,7 @@ def test_rejecting_a_not_same_merges_the_two_concepts_and_keeps_the_absorbed_nod
 
 def test_a_review_round_trip_leaves_a_consistent_graph(store):
     plant_clean_graph(store)
-    nodes = store.query("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    nodes = store.query("MATCH (n) WHERE NOT n:LogEntry RETURN count(n) AS n")[0]["n"]
 
     reject(store, "judgment-cql", now=NOW)
     reject(store, "judgment-gds", now=NOW)
@@ -111,7 +111,7 @@ def test_a_review_round_trip_leaves_a_consistent_graph(store):
     assert all(r.count == 0 for r in verify_graph(store)), [r for r in verify_graph(store) if r.count]
     report = run_lint(store, now=NOW)
     assert {c.name for c in report.checks if c.count and c.name in DEFECT_CHECKS} == set()
-    assert store.query("MATCH (n) RETURN count(n) AS n")[0]["n"] == nodes + 1  # nothing deleted, one split off
+    assert store.query("MATCH (n) WHERE NOT n:LogEntry RETURN count(n) AS n")[0]["n"] == nodes + 1  # nothing deleted, one split off
     assert report.check("judgment_sample").count == 0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from graphwiki_assets.cli.output import add_common, at_least, emit, question
+from graphwiki_assets.cli.output import add_common, at_least, emit, question, who
 from graphwiki_assets.cli.services import open_services
 from graphwiki_assets.core.query.models import SHAPES
 
@@ -25,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.config import load_config
     from graphwiki_assets.core.query import ask
     from graphwiki_assets.core.query.filed import NotFileable, file_answer
     from graphwiki_assets.core.query.upkeep import refresh_query_state
@@ -32,12 +33,13 @@ def run(args: argparse.Namespace) -> int:
     with open_services() as (settings, store, embedder, llm):
         if args.refresh:
             refresh_query_state(store)
+        stale_days = load_config(settings.config_path, settings.home).config.thresholds.staleness_days
         answer = ask(store, embedder, llm, args.question, hops=args.hops, k=args.k, shape=args.shape,
-                     sources_dirs=[settings.sources_dir])
+                     sources_dirs=[settings.sources_dir], actor=who(), stale_days=stale_days)
         data, text = answer.as_dict(), answer.text()
         if args.file:
             try:
-                data["filed"] = file_answer(store, embedder, answer)
+                data["filed"] = file_answer(store, embedder, answer, actor=who())
                 text += f"\n\nFiled as {data['filed']}."
             except NotFileable as exc:
                 data["filed"], data["not_filed"] = None, str(exc)

@@ -11,6 +11,7 @@ from graphwiki_assets.cli.output import add_common, emit
 from graphwiki_assets.cli.services import open_services
 from graphwiki_assets.core.ingest.files import collect
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
+from graphwiki_assets.core.settings import Settings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,13 +25,14 @@ def run(args: argparse.Namespace) -> int:
     if args.batch is not None and args.batch < 1:
         print("graphwiki ingest: --batch must be at least 1", file=sys.stderr)
         return 2
-    with open_services() as (settings, store, embedder, llm):
+    settings = Settings.from_env()
+    config = IngestConfig.from_settings(settings)  # a bad schema config stops here, before any write
+    with open_services(settings) as (settings, store, embedder, llm):
         files, refused, named = collect(args.paths or [settings.sources_dir])
         if not files and not refused:
             print(f"graphwiki ingest: no source files (.md, .txt, ...) found in "
                   f"{', '.join(map(str, args.paths or [settings.sources_dir]))}", file=sys.stderr)
             return 2
-        config = IngestConfig.from_settings(settings)
         if args.batch:
             config = dataclasses.replace(config, batch_size=args.batch)
         log = (lambda msg: None) if args.json else (lambda msg: print(f"  {msg}", file=sys.stderr))
@@ -45,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
         f"claims {data['claims']}, contradictions {data['contradictions']}, settled {data['settled']}; "
         f"LLM calls {data['llm_calls']}, prompt tokens {data['prompt_tokens']}; {data['seconds']}s"
     )
+    typed = data["taxonomy"]
+    if any(typed[k] for k in ("mapped", "fallback", "dropped")):
+        text += (f"\n  types (config {data['config_version']}): {typed['kept']} as extracted, {typed['mapped']} mapped, "
+                 f"{typed['fallback']} to the fallback, {typed['dropped']} dropped")
     for problem in data["problems"][:20]:
         text += f"\n  {problem['status']}: {problem['path']}: {problem['reason']}"
     if len(data["problems"]) > 20:

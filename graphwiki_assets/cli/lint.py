@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from graphwiki_assets.cli.output import add_common, emit
+from graphwiki_assets.cli.output import add_common, emit, who
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -17,10 +17,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Orphans, open disputes, judgments to spot-check, staleness, dangling references, provenance, "
                     "disputed/CONTRADICTS consistency, SHA256 drift, oversized hubs, overdue reviews, missing "
                     "properties. Prints markdown, or JSON with --json; exits 2 if any error-level check fails."))
-    parser.add_argument("--stale-days", type=int, default=90, metavar="N",
-                        help="sources/concepts not touched by a re-ingest for N days are stale (default 90)")
-    parser.add_argument("--hub-limit", type=int, default=200, metavar="N",
-                        help="concepts with more relationships are oversized hubs (default 200)")
+    parser.add_argument("--stale-days", type=int, default=None, metavar="N",
+                        help="sources/concepts not touched by a re-ingest for N days are stale "
+                             "(default: the schema config's staleness_days)")
+    parser.add_argument("--hub-limit", type=int, default=None, metavar="N",
+                        help="concepts with more relationships are oversized hubs (default: the schema config's "
+                             "hub_size)")
     parser.add_argument("--review-days", type=int, default=30, metavar="N",
                         help="needs_review older than N days is overdue (default 30)")
     parser.add_argument("--sample", type=int, default=10, metavar="N",
@@ -34,11 +36,16 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.lint.drift import flag_file_drift
     from graphwiki_assets.core.lint.report import LintConfig, run_lint
 
+    from graphwiki_assets.core.config import load_config
+
     settings = Settings.from_env()
-    config = LintConfig(stale_days=args.stale_days, hub_limit=args.hub_limit, review_days=args.review_days,
+    thresholds = load_config(settings.config_path, settings.home).config.thresholds
+    config = LintConfig(stale_days=thresholds.staleness_days if args.stale_days is None else args.stale_days,
+                        hub_limit=thresholds.hub_size if args.hub_limit is None else args.hub_limit,
+                        review_days=args.review_days,
                         sample_size=args.sample, sources_dir=settings.sources_dir)
     with GraphStore(settings.neo4j) as store:
-        report = run_lint(store, config=config)
+        report = run_lint(store, config=config, actor=who())
         flagged = flag_file_drift(store, settings.sources_dir, report.generated_at) if args.flag_drift else {}
     data = report.as_dict()
     text = report.markdown()

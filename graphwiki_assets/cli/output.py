@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 from collections.abc import Callable
 from typing import Any
@@ -42,3 +43,11 @@ def question(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError('the question is empty: ask about something, e.g. "What is Neo4j?"')
     return text
+
+
+def who() -> str:
+    """Who runs this command, for the audit log and review records."""
+    try:
+        return f"cli:{getpass.getuser()}"
+    except Exception:  # no user name in some containers
+        return "cli"

@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 
-from graphwiki_assets.cli.output import add_common, emit
+from graphwiki_assets.cli.output import add_common, emit, who
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
-
-
-def _who() -> str:
-    try:
-        return f"cli:{getpass.getuser()}"
-    except Exception:  # no user name in some containers
-        return "cli"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -78,7 +70,7 @@ def run_review(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.lint.review import confirm, reject, sample_judgments
 
     settings, store = _store()
-    by, embed = args.by or _who(), None if args.no_embed else LazyEmbedder(settings.embedding_model)
+    by, embed = args.by or who(), None if args.no_embed else LazyEmbedder(settings.embedding_model)
     decide = {"confirm": lambda jid: confirm(store, jid, by=by, reason=args.reason),
               "reject": lambda jid: reject(store, jid, by=by, reason=args.reason, embed=embed)}
     with store:
@@ -130,7 +122,7 @@ def run_resolve(args: argparse.Namespace) -> int:
 
     _, store = _store()
     with store:
-        result = resolve_dispute(store, args.claim, winner=args.winner, by=args.by or _who(), reason=args.reason)
+        result = resolve_dispute(store, args.claim, winner=args.winner, by=args.by or who(), reason=args.reason)
     emit(args, result.as_dict(), f"{result.loser} is superseded by {result.winner} (now {result.winner_status}); "
                                  f"decided by {result.decided_by} at {result.decided_at}")
     return 0

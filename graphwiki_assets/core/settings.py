@@ -86,6 +86,7 @@ class Settings:
     ingest_batch: int = DEFAULT_INGEST_BATCH  # sources per ingest batch
     max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES  # larger source files are refused
     max_calls_per_source: int = DEFAULT_MAX_CALLS_PER_SOURCE  # extraction calls one source may spend
+    config_path: Path | None = None  # the schema config (GRAPHWIKI_CONFIG); None: looked for, else the preset
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -122,6 +123,7 @@ class Settings:
             ingest_batch=_positive(env, "GRAPHWIKI_INGEST_BATCH", DEFAULT_INGEST_BATCH),
             max_source_bytes=_positive(env, "GRAPHWIKI_MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
             max_calls_per_source=_positive(env, "GRAPHWIKI_MAX_CALLS_PER_SOURCE", DEFAULT_MAX_CALLS_PER_SOURCE),
+            config_path=Path(env["GRAPHWIKI_CONFIG"]).expanduser().resolve() if env.get("GRAPHWIKI_CONFIG") else None,
         )
 
     def with_instance(self, home: Path, bolt_port: int) -> "Settings":

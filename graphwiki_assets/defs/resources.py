@@ -15,6 +15,7 @@ from typing import Iterator
 import dagster as dg
 from pydantic import Field
 
+from graphwiki_assets.core.config import LoadedConfig, load_config
 from graphwiki_assets.core.settings import (
     DEFAULT_BOLT_PORT,
     DEFAULT_EMBEDDING_MODEL,
@@ -95,6 +96,13 @@ class GraphwikiConfig(dg.ConfigurableResource):
                                   description="larger source files are refused (GRAPHWIKI_MAX_SOURCE_BYTES)")
     max_calls_per_source: int = Field(default=DEFAULT_MAX_CALLS_PER_SOURCE,
                                       description="extraction calls one source may spend (GRAPHWIKI_MAX_CALLS_PER_SOURCE)")
+    schema_config: str = Field(default="", description="the schema config file (GRAPHWIKI_CONFIG); empty: "
+                                                       "$GRAPHWIKI_HOME/graphwiki.yaml, ./graphwiki.yaml, else the "
+                                                       "general-text preset")
+
+    def schema(self) -> LoadedConfig:
+        """The schema config, read and validated now (a bad file fails the step before any write)."""
+        return load_config(Path(self.schema_config) if self.schema_config else None, Path(self.home).resolve())
 
     def settings(self, neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> Settings:
         base = Settings.from_env({"GRAPHWIKI_HOME": self.home, "GRAPHWIKI_SOURCES_DIR": self.sources_dir})
@@ -142,5 +150,6 @@ def build_resources() -> dict:
             ingest_batch=_env_int("GRAPHWIKI_INGEST_BATCH", base.ingest_batch),
             max_source_bytes=_env_int("GRAPHWIKI_MAX_SOURCE_BYTES", base.max_source_bytes),
             max_calls_per_source=_env_int("GRAPHWIKI_MAX_CALLS_PER_SOURCE", base.max_calls_per_source),
+            schema_config=_env_or("GRAPHWIKI_CONFIG", str(base.config_path or "")),
         ),
     }

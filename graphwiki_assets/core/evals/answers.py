@@ -163,7 +163,7 @@ def run_answers(store: GraphStore, embedder: Embedder, llm, docs: list[dict], qu
         "control_supported_rate": metrics.share(v.supported for v in control.values()) if control else None,
         "control_pairs": len(control),
         "by_split": {s: summarise([r for q, r in zip(questions, rows) if q.get("split") == s])
-                     for s in ("tune", "report") if any(q.get("split") == s for q in questions)},
+                     for s in metrics.SPLITS if any(q.get("split") == s for q in questions)},
         "checker": {"llm_calls": used["calls"] + used["cache_hits"], "prompt_tokens": used["prompt_tokens"],
                     "completion_tokens": used["completion_tokens"]},
         "ingest": ingest,

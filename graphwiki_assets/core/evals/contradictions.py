@@ -35,7 +35,6 @@ from graphwiki_assets.core.store.driver import GraphStore
 
 LABELS = ("contradicts", "consistent", "unrelated_aspect")
 OUTCOMES = ("contradicts", "supports", "unrelated", "screened")  # "screened": never sent to the LLM
-SPLITS = ("tune", "report")
 
 
 @dataclass(frozen=True)
@@ -175,7 +174,7 @@ def run_pairs(store: GraphStore, embedder: Embedder, llm, pairs: list[LabelledPa
         "config": {"similarity_floor": config.similarity_floor, "per_claim": config.per_claim,
                    "pairs_per_call": config.pairs_per_call},
         **rates(rows),
-        "by_split": {s: rates([r for r in rows if r["split"] == s]) for s in SPLITS if any(r["split"] == s for r in rows)},
+        "by_split": {s: rates([r for r in rows if r["split"] == s]) for s in metrics.SPLITS if any(r["split"] == s for r in rows)},
         "by_kind": {k: rates([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
         "outcomes": confusion(rows),
         "screened": {label: metrics.share(r["outcome"] == "screened" for r in rows if r["label"] == label)

@@ -144,7 +144,7 @@ def by_split(pairs: list[Pair], scores: dict[int, float], passed: dict[int, bool
              predicted: dict[int, bool]) -> dict:
     """The tune and report halves side by side: only the report half is evidence."""
     out = {}
-    for split in ("tune", "report"):
+    for split in metrics.SPLITS:
         group = [p for p in pairs if p.split == split]
         if not group:
             continue

@@ -45,7 +45,6 @@ CLAIM_THRESHOLD = 0.5
 THRESHOLD_SWEEP = (0.3, 0.4, 0.5, 0.6, 0.7)
 TYPES = ("PER", "ORG", "LOC", "TIME", "NUM", "MISC")
 NOT_CONCEPTS = ("TIME", "NUM")
-SPLITS = ("tune", "report")
 
 # Free-text types (an LLM's "Football Club", "Village", "Novelist") read as a coarse
 # class by their words, the last word first. A type with no word here is MISC, the
@@ -236,7 +235,7 @@ def run_extraction(gold: list[GoldDoc], embedder: Embedder, llm, name: str = "",
         "gold_entities": sum(len(d.entities) for d in gold),
         "gold_concepts": sum(d["concepts"]["gold"] for d in per_doc), "gold_facts": sum(len(d.facts) for d in gold),
         **score(per_doc, threshold),
-        "by_split": {s: score([d for d in per_doc if d["split"] == s], threshold) for s in SPLITS
+        "by_split": {s: score([d for d in per_doc if d["split"] == s], threshold) for s in metrics.SPLITS
                      if any(d["split"] == s for d in per_doc)},
         "sweep": [{"threshold": t, **score(per_doc, t)["claims"]} for t in THRESHOLD_SWEEP],
         "recall_by_type": _recall_by_type(gold, per_doc),

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from graphwiki_assets.core.config import default_config
 from graphwiki_assets.core.evals import cypher as eval_cypher
 from graphwiki_assets.core.ingest import cypher as ingest_cypher
 from graphwiki_assets.core.ingest.keys import keys_for
+from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.store.driver import GraphStore, Vector, rows
 
 # The catch-all type most offline-extracted concepts get, then a long tail (Zipf weights).
@@ -216,17 +218,21 @@ def _sha(text: str) -> str:
 
 def _payload(chunk: list[SourcePlan], vectors: Vectors) -> dict:
     sources, actions, claims, associations, contradictions, not_same, part_of = [], [], [], [], [], [], []
+    mapper = TypeMapper(default_config().taxonomy)
     for s in chunk:
         drawn = [Vector(v) for v in vectors.draw(s, 1 + len(s.concepts) + len(s.claims)).tolist()]
         sources.append({"id": s.id, "sha256": _sha(s.text), "path": f"generated/{s.id}.txt", "title": s.title,
-                        "text": s.text, "paths": [f"generated/{s.id}.txt"], "embedding": drawn[0]})
+                        "text": s.text, "paths": [f"generated/{s.id}.txt"], "embedding": drawn[0],
+                        "scope": "in", "scope_reason": ""})
         fresh = {c["id"]: c for c in s.concepts}
         for n, c in enumerate(s.concepts):
-            actions.append({"source_id": s.id, "concept_id": c["id"], "name": c["name"], "type": c["type"],
+            # typed as ingest types it: the default taxonomy's type, the finer word beside it
+            actions.append({"source_id": s.id, "concept_id": c["id"], "name": c["name"],
+                            "type": mapper.map(c["type"])[0] or c["type"], "extracted_type": c["type"],
                             "description": c["description"], "embedding": drawn[1 + n], "aliases": c["aliases"],
                             "keys": c["keys"]})
         # a known concept named again: MERGE matches it, only its DERIVED_FROM is new
-        actions += [{"source_id": s.id, "concept_id": cid, "name": "", "type": "", "description": "",
+        actions += [{"source_id": s.id, "concept_id": cid, "name": "", "type": "", "extracted_type": "", "description": "",
                      "embedding": None, "aliases": [], "keys": []} for cid in s.mentions if cid not in fresh]
         for n, claim in enumerate(s.claims):
             claims.append({**claim, "source_id": s.id, "embedding": drawn[1 + len(s.concepts) + n]})
@@ -243,8 +249,11 @@ def _payload(chunk: list[SourcePlan], vectors: Vectors) -> dict:
 
 
 def _write(tx, data: dict, now: str) -> None:
-    rows(tx, ingest_cypher.MERGE_SOURCES, sources=data["sources"], now=now)
-    rows(tx, ingest_cypher.MERGE_CONCEPTS, actions=data["actions"], now=now)
+    stamp = default_config().stamp()  # as written by an ingest under the default schema config
+    rows(tx, ingest_cypher.MERGE_SOURCES, sources=data["sources"], now=now, config_version=stamp["config_version"],
+         extraction_version=stamp["extraction_version"])
+    rows(tx, ingest_cypher.MERGE_CONCEPTS, actions=data["actions"], now=now, config_version=stamp["config_version"],
+         fallback=stamp["fallback"])
     rows(tx, ingest_cypher.MERGE_NOT_SAME, links=data["not_same"], now=now)
     rows(tx, eval_cypher.MERGE_PART_OF, links=data["part_of"], now=now)
     rows(tx, ingest_cypher.MERGE_CLAIMS, claims=data["claims"], now=now)

@@ -127,7 +127,7 @@ def run_injection(store: GraphStore, embedder: Embedder, llm, docs: list[dict], 
             for i, p in zip(injections, paths)]
     result = {
         **summarise(rows),
-        "by_split": {s: summarise([r for r in rows if r["split"] == s]) for s in ("tune", "report")
+        "by_split": {s: summarise([r for r in rows if r["split"] == s]) for s in metrics.SPLITS
                      if any(r["split"] == s for r in rows)},
         "corpus_contradictions": before,
         "contradictions_after": store.query(COUNT_CONTRADICTIONS)[0]["n"],

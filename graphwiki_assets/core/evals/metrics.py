@@ -7,6 +7,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 
+# Every dev set is halved: rules may be looked at against "tune"; "report" is only reported.
+SPLITS = ("tune", "report")
+
+
 def prf(tp: int, fp: int, fn: int) -> dict[str, float]:
     """Precision, recall and F1; an empty denominator counts as 0 (nothing found, nothing right)."""
     precision = tp / (tp + fp) if tp + fp else 0.0

@@ -182,6 +182,10 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     # The bar: graph AR@k above flat AR@k from the same ingest (gated as a margin >= 0).
     result["graph_margin"] = round(result["graph"]["all_recall"] - result["flat"]["all_recall"], 4)
     result["graph_beats_flat"] = result["graph_margin"] > 0
+    # Rules may be looked at against the tune half only; the report half is the honest number.
+    result["by_split"] = {
+        split: {"n": len(part), **{name_: score_method(part, got[name_], tokens)["all_recall"] for name_ in methods}}
+        for split in metrics.SPLITS if (part := [q for q in questions if q.get("split") == split])}
     result["ingest"] = ingest
     result["retrieval_seconds"] = round(time.monotonic() - retrieval_started, 2)
     if with_sweep:
@@ -199,6 +203,8 @@ def headline(result: dict) -> dict:
     keys = ["n", "k", "graph_margin", "flat.recall", "flat.all_recall", "flat.precision", "flat.docs_per_question",
             "graph.recall", "graph.all_recall", "graph.precision", "graph.docs_per_question",
             "ppr.recall", "ppr.all_recall", "traversal.recall", "traversal.all_recall",
+            "hybrid.recall", "hybrid.all_recall",
+            *(f"by_split.{split}.{m}" for split in metrics.SPLITS for m in ("flat", "graph", "hybrid")),
             "flat.context_tokens", "graph.context_tokens", "corpus_tokens",
             "ingest.llm_calls_per_passage", "ingest.prompt_tokens_per_passage", "ingest.seconds"]
     return {key: v for key in keys if (v := metrics.dotted(result, key)) is not None}

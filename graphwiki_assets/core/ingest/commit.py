@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from neo4j import ManagedTransaction
 
+from graphwiki_assets.core.audit import Entry, append_in
+from graphwiki_assets.core.config import default_config
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.lease import IngestLease
@@ -23,9 +25,13 @@ def source_text(title: str, text: str) -> str:
 
 
 def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[ClaimLinks], vectors: Vectors,
-                 backend: str, now: str, lease: IngestLease | None = None) -> list[CommitReport]:
+                 backend: str, now: str, lease: IngestLease | None = None,
+                 actor: str = "graphwiki ingest", stamp: dict | None = None) -> list[CommitReport]:
+    """``stamp`` is the schema config's (``SchemaConfig.stamp()``), recorded on what is written."""
+    stamp = stamp or default_config().stamp()
     sources = [{"id": p.candidates.source_id, "sha256": p.candidates.sha256, "path": p.candidates.path,
-                "title": p.candidates.title, "text": p.candidates.text,
+                "title": p.candidates.title, "text": p.candidates.text, "scope": p.candidates.scope,
+                "scope_reason": p.candidates.scope_reason,
                 "paths": list(dict.fromkeys([p.candidates.path, *p.candidates.also_paths])),
                 "embedding": vectors[source_text(p.candidates.title, p.candidates.text)].tolist()} for p in plans]
     actions = [a.model_dump() for p in plans for a in p.actions]
@@ -41,14 +47,17 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
     path_of = {p.candidates.source_id: p.candidates.path for p in plans}
     settlements = [{**s.model_dump(), "decided_by": f"ingest of {path_of[s.source_id]} ({backend})"}
                    for link in links for s in link.settlements]
+    logged = _log_entry(plans, links, backend, now, actor, stamp)
 
     def work(tx: ManagedTransaction) -> dict[str, list[dict]]:
         if lease is not None:
             lease.check(tx)
-        rows(tx, cypher.MERGE_SOURCES, sources=sources, now=now)
+        rows(tx, cypher.MERGE_SOURCES, sources=sources, now=now, config_version=stamp["config_version"],
+             extraction_version=stamp["extraction_version"])
         superseded = rows(tx, cypher.SUPERSEDE_OLD_VERSIONS, sources=[{"id": s["id"], "path": s["path"]} for s in sources],
                           now=now)
-        rows(tx, cypher.MERGE_CONCEPTS, actions=actions, now=now)
+        rows(tx, cypher.MERGE_CONCEPTS, actions=actions, now=now, config_version=stamp["config_version"],
+             fallback=stamp["fallback"])
         rows(tx, cypher.MERGE_JUDGMENTS, judgments=judgments, now=now)
         rows(tx, cypher.SET_JUDGMENT_TARGETS, targets=targets)
         rows(tx, cypher.MERGE_NOT_SAME, links=not_same, now=now)
@@ -63,6 +72,7 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
             # the opponents of a settled loser may now have no open dispute left
             neighbours = {r["id"] for r in rows(tx, cypher.CONTRADICTS_NEIGHBOURS, ids=sorted(touched))}
             rows(tx, cypher.RECOMPUTE_CLAIM_STATUS, ids=sorted(touched | neighbours))
+        append_in(tx, logged)  # commits with the batch, or not at all
         return {"superseded": superseded}
 
     written = store.write(work)
@@ -77,7 +87,24 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
             concepts_created=len(created), concepts_merged=len(merged), claims=len(link.claims),
             contradictions=len(link.contradictions), settled=len(link.settlements),
             judgments=len(plan.judgments), dropped=cand.extraction.dropped,
-            removed_injections=len(cand.removed_injections),
+            removed_injections=len(cand.removed_injections), typed=cand.typed, scope=cand.scope,
+            scope_reason=cand.scope_reason,
             superseded_sources=[r["id"] for r in old], flagged_for_review=sum(r["flagged"] for r in old),
         ))
     return reports
+
+
+def _log_entry(plans: list[ResolutionPlan], links: list[ClaimLinks], backend: str, now: str, actor: str,
+               stamp: dict) -> Entry:
+    created = sorted({a.concept_id for p in plans for a in p.actions if a.created})
+    merged = sorted({a.concept_id for p in plans for a in p.actions if not a.created} - set(created))
+    return Entry(
+        action="ingest", actor=actor, backend=backend, at=now,
+        summary=(f"{len(plans)} source(s): {len(created)} concept(s) created, {len(merged)} merged, "
+                 f"{sum(len(link.claims) for link in links)} claim(s), "
+                 f"{sum(len(link.contradictions) for link in links)} contradiction(s)"),
+        inputs={"sources": [{"path": p.candidates.path, "sha256": p.candidates.sha256} for p in plans],
+                "config": stamp["config_version"]},
+        outputs={"sources": [p.candidates.source_id for p in plans], "concepts_created": created,
+                 "concepts_merged": merged, "claims": [c.id for link in links for c in link.claims],
+                 "contradictions": [[c.new_claim, c.existing_claim] for link in links for c in link.contradictions]})

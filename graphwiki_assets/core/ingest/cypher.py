@@ -1,8 +1,11 @@
 """All Cypher of the ingest concern. Every value arrives as a parameter."""
 
+# A text is done when it was ingested under the same purpose and taxonomy; one ingested
+# under another (or before configs were recorded) is processed again.
 SOURCES_BY_SHA = """
 UNWIND $sha256s AS sha
 MATCH (s:Source {sha256: sha})
+WHERE s.extraction_version = $extraction_version
 RETURN sha AS sha256, s.id AS id
 """
 
@@ -51,7 +54,7 @@ UNWIND $mentions AS m
 CALL db.index.fulltext.queryNodes('concept_keys', m.query, {limit: 50}) YIELD node AS c
 WITH m, c
 WHERE c.status <> 'superseded' AND any(k IN m.keys WHERE k IN c.keys)
-RETURN m.index AS index, c.id AS id, c.name AS name, c.type AS type, c.aliases AS aliases,
+RETURN m.index AS index, c.id AS id, c.name AS name, coalesce(c.extracted_type, c.type) AS type, c.aliases AS aliases,
        coalesce(c.summary, '') AS summary
 """
 
@@ -60,7 +63,8 @@ VECTOR_CANDIDATES = """
 UNWIND $mentions AS m
 CALL db.index.vector.queryNodes('concept_embedding', $k, m.embedding) YIELD node, score
 WHERE node.status <> 'superseded'
-RETURN m.index AS index, node.id AS id, node.name AS name, node.type AS type, node.aliases AS aliases,
+RETURN m.index AS index, node.id AS id, node.name AS name, coalesce(node.extracted_type, node.type) AS type,
+       node.aliases AS aliases,
        coalesce(node.summary, '') AS summary, 2 * score - 1 AS score
 """
 
@@ -91,6 +95,8 @@ ON CREATE SET s.sha256 = src.sha256, s.path = src.path, s.title = src.title, s.t
               s.ingested_at = datetime($now), s.last_seen_at = datetime($now)
 ON MATCH SET s.last_seen_at = datetime($now),
              s.paths = coalesce(s.paths, []) + [p IN src.paths WHERE NOT p IN coalesce(s.paths, [])]
+SET s.config_version = $config_version, s.extraction_version = $extraction_version,
+    s.scope = src.scope, s.scope_reason = src.scope_reason
 """
 
 SUPERSEDE_OLD_VERSIONS = """
@@ -116,11 +122,19 @@ MERGE_CONCEPTS = """
 UNWIND $actions AS a
 MATCH (s:Source {id: a.source_id})
 MERGE (c:Concept {id: a.concept_id})
-ON CREATE SET c.name = a.name, c.type = a.type, c.summary = a.description, c.embedding = a.embedding,
-              c.aliases = [], c.keys = [], c.status = 'current', c.needs_review = false,
-              c.created_at = datetime($now)
+ON CREATE SET c.name = a.name, c.type = a.type, c.extracted_type = a.extracted_type, c.summary = a.description,
+              c.embedding = a.embedding, c.aliases = [], c.keys = [], c.status = 'current', c.needs_review = false,
+              c.created_at = datetime($now), c.config_version = $config_version
+// a node typed under another config takes this one's type; otherwise a generic type gives
+// way to a specific one
+WITH a, s, c, coalesce(c.config_version, '') <> $config_version AS retyped,
+     ['', 'Concept', coalesce($fallback, 'Concept')] AS generic
 SET c.updated_at = datetime($now),
-    c.type = CASE WHEN c.type IN ['', 'Concept'] AND NOT a.type IN ['', 'Concept'] THEN a.type ELSE c.type END,
+    c.type = CASE WHEN retyped OR (c.type IN generic AND NOT a.type IN generic)
+                  THEN a.type ELSE c.type END,
+    c.extracted_type = CASE WHEN retyped OR coalesce(c.extracted_type, '') IN ['', 'Concept'] THEN a.extracted_type
+                            ELSE c.extracted_type END,
+    c.config_version = $config_version,
     c.aliases = c.aliases + [x IN a.aliases WHERE x <> c.name AND NOT x IN c.aliases],
     c.keys = c.keys + [k IN a.keys WHERE NOT k IN c.keys]
 MERGE (c)-[d:DERIVED_FROM]->(s)

@@ -13,9 +13,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.ingest.files import SourceDocument
 from graphwiki_assets.core.ingest.keys import name_key
 from graphwiki_assets.core.ingest.models import Candidates
+from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.chunking import chunk_text
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
@@ -28,6 +30,7 @@ from graphwiki_assets.core.llm.requests import (
     ExtractedConcept,
     ExtractRequest,
     ExtractResponse,
+    TypeHint,
 )
 
 
@@ -80,8 +83,8 @@ def _packs(pieces: list[_Piece], pack_chars: int) -> list[list[_Piece]]:
     return packs
 
 
-def _call(llm: LLMClient, pack: list[_Piece]) -> dict[str, DocumentExtraction | str]:
-    resp = llm.extract_batch(ExtractBatchRequest(documents=[p.request for p in pack]))
+def _call(llm: LLMClient, pack: list[_Piece], types: list[TypeHint]) -> dict[str, DocumentExtraction | str]:
+    resp = llm.extract_batch(ExtractBatchRequest(documents=[p.request for p in pack], types=types))
     found: dict[str, DocumentExtraction | str] = {d.doc_id: d for d in resp.documents}
     for missing in resp.missing:
         found[missing] = "the LLM returned no extraction for it, even when asked again"
@@ -89,8 +92,11 @@ def _call(llm: LLMClient, pack: list[_Piece]) -> dict[str, DocumentExtraction | 
 
 
 def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
-                      progress: Callable[[str], None] | None = None) -> Extracted:
-    """``progress`` hears how far the extraction of a long source (several chunks) has come."""
+                      progress: Callable[[str], None] | None = None, taxonomy: Taxonomy | None = None) -> Extracted:
+    """``progress`` hears how far the extraction of a long source (several chunks) has come;
+    with a ``taxonomy``, the extractor is asked for its types and held to them."""
+    types = [TypeHint(name=t.name, definition=t.definition) for t in taxonomy.types] if taxonomy else []
+    mapper = TypeMapper(taxonomy) if taxonomy else None
     pieces, removed = _pieces(docs, config)
     out = Extracted()
     chunks = Counter(p.doc for p in pieces)
@@ -112,7 +118,7 @@ def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: Extrac
             if progress and total > 1 and (finished[piece.doc] % 10 == 0 or finished[piece.doc] == total):
                 progress(f"extracting {docs[piece.doc].path}: {finished[piece.doc]}/{total} chunks")
 
-    for pack, result in zip(packs, call_all(lambda p: _call(llm, p), packs, llm.concurrency, done=report)):
+    for pack, result in zip(packs, call_all(lambda p: _call(llm, p, types), packs, llm.concurrency, done=report)):
         if isinstance(result, LLMError):
             if len(pack) == 1:
                 answers[pack[0].request.source_id] = str(result)
@@ -120,7 +126,7 @@ def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: Extrac
                 retry += [[piece] for piece in pack]
         else:
             answers.update(result)
-    for pack, result in zip(retry, call_all(lambda p: _call(llm, p), retry, llm.concurrency)):
+    for pack, result in zip(retry, call_all(lambda p: _call(llm, p, types), retry, llm.concurrency)):
         answers.update({pack[0].request.source_id: str(result)} if isinstance(result, LLMError) else result)
 
     by_doc: dict[int, list[_Piece]] = {}
@@ -135,9 +141,13 @@ def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: Extrac
             out.failed[doc.source_id] = f"extraction failed: {problems[0]}"
             continue
         extraction = merge_extractions([a.as_response(llm.label) for a in parts if not isinstance(a, str)])
+        typed = {}
+        if mapper is not None:
+            extraction, counts = mapper.apply(extraction)
+            typed = counts.as_dict()
         out.candidates.append(Candidates(
             source_id=doc.source_id, path=doc.path, title=doc.title, text=doc.text, sha256=doc.sha256,
-            extraction=extraction, removed_injections=removed[n], chunks=max(1, len(parts)),
+            extraction=extraction, removed_injections=removed[n], chunks=max(1, len(parts)), typed=typed,
         ))
     return out
 

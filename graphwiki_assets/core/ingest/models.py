@@ -23,6 +23,9 @@ class Candidates(BaseModel):
     removed_injections: list[str] = Field(default_factory=list)
     chunks: int = 1
     also_paths: list[str] = Field(default_factory=list)  # other files of this batch with the same text
+    typed: dict = Field(default_factory=dict)  # how the taxonomy typed its concepts (ingest/taxonomy.py)
+    scope: str = "in"  # "out": outside the schema config's focus, promotes nothing (ingest/scope.py)
+    scope_reason: str = ""
 
 
 class Mention(BaseModel):
@@ -32,7 +35,8 @@ class Mention(BaseModel):
     doc: int  # position of its source in the batch
     source_id: str
     name: str
-    type: str
+    type: str  # the extractor's own type: entity resolution compares these (finer than the taxonomy's)
+    taxonomy_type: str = ""  # the config's type it was mapped to
     description: str
     aliases: list[str]
     context: str
@@ -63,7 +67,8 @@ class ConceptAction(BaseModel):
     concept_id: str
     created: bool
     name: str
-    type: str
+    type: str  # the taxonomy's type
+    extracted_type: str = ""  # the extractor's own
     description: str
     aliases: list[str]
     keys: list[str]
@@ -121,5 +126,8 @@ class CommitReport(BaseModel):
     judgments: int = 0
     dropped: int = 0
     removed_injections: int = 0
+    typed: dict = Field(default_factory=dict)  # kept / mapped / fallback / dropped by the taxonomy
+    scope: str = "in"
+    scope_reason: str = ""
     superseded_sources: list[str] = Field(default_factory=list)
     flagged_for_review: int = 0

@@ -24,6 +24,8 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
+from graphwiki_assets.core.config import SchemaConfig, default_config, load_config
+from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
@@ -34,7 +36,9 @@ from graphwiki_assets.core.ingest.files import DEFAULT_MAX_BYTES, SourceDocument
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig, LeaseLost
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_texts, resolve_batch
+from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.ingest.summaries import SummaryConfig, SummaryRun, refresh_summaries
+from graphwiki_assets.core.ingest.taxonomy import taxonomy_totals
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient, LLMError
@@ -57,15 +61,25 @@ class IngestConfig:
     batch_size: int = DEFAULT_BATCH_SIZE  # sources per batch (GRAPHWIKI_INGEST_BATCH)
     max_bytes: int = DEFAULT_MAX_BYTES  # larger files are refused (GRAPHWIKI_MAX_SOURCE_BYTES)
     extract: ExtractConfig = field(default_factory=ExtractConfig)
-    stage1: Stage1Config = field(default_factory=Stage1Config)
+    # the schema config (graphwiki.yaml): taxonomy, purpose, thresholds
+    schema: SchemaConfig = field(default_factory=default_config)
+    stage1: Stage1Config | None = None  # None: from the schema config's thresholds
     conflicts: ConflictConfig = field(default_factory=ConflictConfig)
     summaries: SummaryConfig = field(default_factory=SummaryConfig)
     lease: LeaseConfig = field(default_factory=LeaseConfig)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "IngestConfig":
+    def from_settings(cls, settings: Settings, schema: SchemaConfig | None = None) -> "IngestConfig":
+        """``schema`` defaults to the config file the settings lead to (or the general preset)."""
+        schema = schema or load_config(settings.config_path, settings.home).config
         return cls(batch_size=settings.ingest_batch, max_bytes=settings.max_source_bytes,
-                   extract=ExtractConfig(max_calls_per_source=settings.max_calls_per_source))
+                   extract=ExtractConfig(max_calls_per_source=settings.max_calls_per_source), schema=schema)
+
+    @property
+    def resolution(self) -> Stage1Config:
+        if self.stage1 is not None:
+            return self.stage1
+        return Stage1Config(top_k=self.schema.thresholds.stage1_k, floor=self.schema.thresholds.stage1_floor)
 
 
 @dataclass
@@ -81,6 +95,7 @@ class Ingestor:
     log: Callable[[str], None] = lambda msg: None
     purpose: str = "graphwiki ingest"
     _schema_ready: bool = field(default=False, repr=False)
+    _scope: Scope | None = field(default=None, repr=False)
 
     def ensure_schema(self) -> None:
         if not self._schema_ready:
@@ -92,12 +107,13 @@ class Ingestor:
     def triage(self, items: list[SourceDocument | SourceRejected]) -> tuple[list[SourceDocument], dict[str, list[str]],
                                                                             list[CommitReport]]:
         with self.times.stage("read"):
-            return triage(self.store, items, self.clock())
+            return triage(self.store, items, self.clock(), self.config.schema.extraction_version)
 
     def extract(self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None) -> tuple[list[Candidates],
                                                                                                     list[CommitReport]]:
         with self.times.stage("extract"):
-            return extract_sources(self.llm, docs, self.config.extract, also, progress=self.log)
+            return extract_sources(self.llm, docs, self.config.extract, also, progress=self.log,
+                                   taxonomy=self.config.schema.taxonomy)
 
     def embed(self, batch: list[Candidates]) -> Vectors:
         """Every vector the batch needs, in one encode call (before the lease: no graph needed)."""
@@ -126,7 +142,8 @@ class Ingestor:
 
     def _commit_new(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
         # Under the lease, a text another writer committed since triage is not written twice.
-        found = {r["sha256"] for r in self.store.query(cypher.SOURCES_BY_SHA, sha256s=[c.sha256 for c in batch])}
+        found = {r["sha256"] for r in self.store.query(cypher.SOURCES_BY_SHA, sha256s=[c.sha256 for c in batch],
+                                                       extraction_version=self.config.schema.extraction_version)}
         done = [CommitReport(source_id=c.source_id, path=c.path, status="unchanged",
                              reason="committed by another writer meanwhile") for c in batch if c.sha256 in found]
         batch = [c for c in batch if c.sha256 not in found]
@@ -146,16 +163,27 @@ class Ingestor:
             return self._halves(batch[:mid], vectors, lease) + self._halves(batch[mid:], vectors, lease)
 
     def _resolve_commit(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
-        plans = resolve_batch(self.store, self.llm, batch, vectors, self.config.stage1, self.times)
+        plans = resolve_batch(self.store, self.llm, batch, vectors, self.config.resolution, self.times)
         links = [plan_claims(plan, vectors) for plan in plans]
         find_conflicts(self.store, self.llm, plans, links, self.config.conflicts, self.times)
         with self.times.stage("write"):
-            return commit_batch(self.store, plans, links, vectors, self.llm.label, self.clock(), lease)
+            return commit_batch(self.store, plans, links, vectors, self.llm.label, self.clock(), lease,
+                                actor=self.purpose, stamp=self.config.schema.stamp())
+
+    def scope(self) -> Scope:
+        if self._scope is None:
+            schema = self.config.schema
+            self._scope = Scope(schema.purpose, self.embedder, schema.thresholds.scope_floor)
+        return self._scope
 
     def prepare(self, items: list[SourceDocument | SourceRejected]) -> "Prepared":
-        """Everything of a batch that needs no lease: triage, extraction, embeddings."""
+        """Everything of a batch that needs no lease: triage, scope, extraction, embeddings."""
         docs, also, reports = self.triage(items)
+        with self.times.stage("scope"):
+            docs, outside, why = self.scope().split(docs)
         candidates, failed = self.extract(docs, also)
+        candidates = [c.model_copy(update={"scope_reason": why.get(c.source_id, "")}) for c in candidates]
+        candidates += [c.model_copy(update={"also_paths": also.get(c.source_id, [])}) for c in outside]
         vectors = self.embed(candidates) if candidates else None
         return Prepared(items=items, candidates=candidates, vectors=vectors, reports=reports + failed)
 
@@ -174,10 +202,10 @@ class Ingestor:
 
 
 def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
-                    also: dict[str, list[str]] | None = None,
-                    progress: Callable[[str], None] | None = None) -> tuple[list[Candidates], list[CommitReport]]:
+                    also: dict[str, list[str]] | None = None, progress: Callable[[str], None] | None = None,
+                    taxonomy: Taxonomy | None = None) -> tuple[list[Candidates], list[CommitReport]]:
     """Candidates for the documents that extraction could read, failure reports for the rest."""
-    extracted = extract_documents(llm, docs, config, progress=progress)
+    extracted = extract_documents(llm, docs, config, progress=progress, taxonomy=taxonomy)
     by_id = {d.source_id: d for d in docs}
     failed = [CommitReport(source_id=sid, path=by_id[sid].path, status="failed", reason=reason)
               for sid, reason in extracted.failed.items()]
@@ -185,10 +213,11 @@ def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractC
     return candidates, failed
 
 
-def triage(store: GraphStore, items: list[SourceDocument | SourceRejected],
-           now: str) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
+def triage(store: GraphStore, items: list[SourceDocument | SourceRejected], now: str,
+           extraction_version: str) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
     """New documents (each text once), the other paths of the same text, and reports for the
-    rest: refused files, and texts the graph already holds (touched, no LLM call)."""
+    rest: refused files, and texts the graph already holds under this purpose and taxonomy
+    (touched, no LLM call)."""
     reports: list[CommitReport] = []
     first: dict[str, SourceDocument] = {}
     also: dict[str, list[str]] = {}
@@ -201,7 +230,8 @@ def triage(store: GraphStore, items: list[SourceDocument | SourceRejected],
                                         reason=f"same text as {first[item.sha256].path}"))
         else:
             first[item.sha256] = item
-    found = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=list(first))} if first else {}
+    found = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=list(first),
+                                                       extraction_version=extraction_version)} if first else {}
     touches = []
     for sha, doc in first.items():
         if sha in found:
@@ -234,11 +264,15 @@ class IngestReport:
     batches: int = 0
     peak_rss_mb: float = 0.0
     backend: str = ""
+    config_version: str = ""
 
     def as_dict(self) -> dict:
         by = lambda s: [r for r in self.reports if r.status == s]  # noqa: E731
         return {
             "backend": self.backend,
+            "config_version": self.config_version,
+            "out_of_scope": [{"path": r.path, "reason": r.scope_reason} for r in self.reports if r.scope == "out"],
+            "taxonomy": taxonomy_totals(r.typed for r in self.reports),
             "sources": {"new": len(by("new")), "unchanged": len(by("unchanged")),
                         "skipped": len(by("skipped")), "failed": len(by("failed"))},
             "concepts": {"created": sum(r.concepts_created for r in self.reports),
@@ -309,7 +343,7 @@ def ingest_documents(ingestor: Ingestor, documents: Iterable[SourceDocument | So
     started = time.monotonic()
     before = ingestor.llm.usage.snapshot()
     encoded_before, calls_before = ingestor.embedder.encoded, ingestor.embedder.model_calls
-    report = IngestReport(backend=ingestor.llm.label)
+    report = IngestReport(backend=ingestor.llm.label, config_version=ingestor.config.schema.version)
     for prepared, last in one_ahead(batched(documents, ingestor.config.batch_size), ingestor.prepare):
         for result in ingestor.finish(prepared):
             report.reports.append(result)

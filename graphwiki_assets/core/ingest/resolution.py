@@ -112,7 +112,8 @@ def build_mentions(batch: list[Candidates]) -> list[Mention]:
         contexts, identity = mention_contexts(candidates), identity_contexts(candidates)
         for c in candidates.extraction.concepts:
             mentions.append(Mention(
-                index=len(mentions), doc=doc, source_id=candidates.source_id, name=c.name, type=c.type or "Concept",
+                index=len(mentions), doc=doc, source_id=candidates.source_id, name=c.name,
+                type=c.extracted_type or c.type or "Concept", taxonomy_type=c.type or "Concept",
                 description=c.description, aliases=list(c.aliases), context=contexts[c.name],
                 keys=keys_for(c.name, c.aliases), text=mention_text(c.name, identity[c.name])))
     return mentions
@@ -331,7 +332,8 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
                     related[other] = v.reason
         actions.append(ConceptAction(
             source_id=m.source_id, mention_index=m.index - _first_of_doc(mentions, m.doc), concept_id=concept_id,
-            created=created, name=m.name, type=m.type, description=m.description or m.context,
+            created=created, name=m.name, type=m.taxonomy_type or m.type, extracted_type=m.type,
+            description=m.description or m.context,
             aliases=list(dict.fromkeys([m.name, *m.aliases])),  # the surface form becomes an alias
             keys=m.keys, embedding=m.embedding, not_same_as=not_same, related_to=related))
 

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from graphwiki_assets.core.audit import Entry, append
 from graphwiki_assets.core.lint import checks, cypher
 from graphwiki_assets.core.lint.checks import SEVERITY_RANK, CheckResult, Severity
 from graphwiki_assets.core.store.driver import GraphStore
@@ -60,7 +61,9 @@ class LintReport:
         return render(self)
 
 
-def run_lint(store: GraphStore, now: datetime | None = None, config: LintConfig | None = None) -> LintReport:
+def run_lint(store: GraphStore, now: datetime | None = None, config: LintConfig | None = None,
+             actor: str = "graphwiki lint") -> LintReport:
+    """Every check, then one audit-log entry for the run (the checks themselves only read)."""
     now = now or datetime.now(timezone.utc)
     cfg = config or LintConfig()
     cap = cfg.cap
@@ -79,7 +82,14 @@ def run_lint(store: GraphStore, now: datetime | None = None, config: LintConfig 
         checks.open_disputes(store, now, cap),
         checks.judgment_sample(store, cfg.sample_size, cap),
     ]
-    return LintReport(checks=results, metrics=metrics_of(store, results), generated_at=now, config=cfg)
+    report = LintReport(checks=results, metrics=metrics_of(store, results), generated_at=now, config=cfg)
+    failing = [c.name for c in results if not c.passed]
+    append(store, Entry(action="lint", actor=actor, at=now.isoformat(),
+                        summary=f"{report.severity}: {len(failing)} of {len(results)} check(s) flagged",
+                        inputs={"config": report.as_dict()["config"]},
+                        outputs={"severity": report.severity, "flagged": failing,
+                                 "counts": {c.name: c.count for c in results}}))
+    return report
 
 
 def metrics_of(store: GraphStore, results: list[CheckResult]) -> dict[str, float]:

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 
 from neo4j import ManagedTransaction
 
+from graphwiki_assets.core.audit import Entry, append_in
 from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.store.driver import GraphStore, rows
 
@@ -51,6 +52,10 @@ def resolve_dispute(store: GraphStore, claim: str, winner: str, by: str = "human
                 raise DisputeError(f"{cid} is already superseded; this dispute was settled")
         statuses = {r["id"]: r["status"] for r in rows(tx, cypher.SETTLE_BY_HAND, loser=claim, winner=winner,
                                                            by=by, reason=reason, now=now)}
+        append_in(tx, Entry(action="resolve", actor=by, at=now.isoformat(),
+                            summary=f"{winner} wins over {claim}" + (f" ({reason})" if reason else ""),
+                            inputs={"claims": [claim, winner], "reason": reason},
+                            outputs={"superseded": claim, "statuses": statuses}))
         return Resolution(winner=winner, loser=claim, winner_status=statuses[winner], decided_by=by,
                           decided_at=now.isoformat(), reason=reason, rederived=statuses)
 

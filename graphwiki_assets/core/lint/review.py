@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from neo4j import ManagedTransaction
 
+from graphwiki_assets.core.audit import Entry, append_in
 from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.store.driver import GraphStore, rows
 
@@ -97,7 +98,7 @@ def confirm(store: GraphStore, judgment_id: str, by: str = "human", reason: str 
     def work(tx: ManagedTransaction) -> ReviewOutcome:
         j = _unreviewed(tx, judgment_id)
         mark(tx, j, "confirmed", "marked", by, reason, now, concept_id=None)
-        return ReviewOutcome(j.id, j.verdict, "confirmed", "marked", j.concept_id)
+        return _logged(tx, ReviewOutcome(j.id, j.verdict, "confirmed", "marked", j.concept_id), by, reason, now)
 
     return store.write(work)
 
@@ -113,10 +114,24 @@ def reject(store: GraphStore, judgment_id: str, by: str = "human", reason: str =
     def work(tx: ManagedTransaction) -> ReviewOutcome:
         j = _unreviewed(tx, judgment_id)
         if j.verdict == "SAME":
-            return split_rejected_same(tx, j, by, reason, now, embed)
-        return merge_rejected_not_same(tx, j, by, reason, now)
+            outcome = split_rejected_same(tx, j, by, reason, now, embed)
+        else:
+            outcome = merge_rejected_not_same(tx, j, by, reason, now)
+        return _logged(tx, outcome, by, reason, now)
 
     return store.write(work)
+
+
+def _logged(tx: ManagedTransaction, outcome: ReviewOutcome, by: str, reason: str,
+            now: datetime | None) -> ReviewOutcome:
+    """The review's audit entry, written in the review's own transaction."""
+    append_in(tx, Entry(
+        action="review", actor=by, summary=f"{outcome.review_verdict} {outcome.verdict} judgment {outcome.judgment_id}: "
+                                          f"{outcome.action}" + (f" ({reason})" if reason else ""),
+        inputs={"judgment": outcome.judgment_id, "reason": reason},
+        outputs={"verdict": outcome.review_verdict, "action": outcome.action, "concept": outcome.concept_id,
+                 **outcome.details}, at=(now or datetime.now(timezone.utc)).isoformat()))
+    return outcome
 
 
 def _unreviewed(tx: ManagedTransaction, judgment_id: str) -> JudgmentView:

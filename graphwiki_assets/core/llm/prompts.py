@@ -26,7 +26,7 @@ from graphwiki_assets.core.llm.requests import (
     SupportRequest,
 )
 
-EXTRACT_PROMPT_VERSION = "extract/v3"
+EXTRACT_PROMPT_VERSION = "extract/v4"
 JUDGE_PROMPT_VERSION = "judge/v5"
 CONFLICT_PROMPT_VERSION = "conflict/v3"
 SUMMARY_PROMPT_VERSION = "summary/v3"
@@ -74,8 +74,8 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
         "return its doc_id, the concepts it mentions (named entities, technical terms, "
         "acronyms; not dates or bare numbers) and the atomic claims it makes. Documents "
         "are independent: never mix concepts or claims between them.\n"
-        "- concept.name: the most complete name used in the text; concept.type: a short "
-        "generic noun in Title case (Person, City, Band, Database, Organization, Concept); "
+        "- concept.name: the most complete name used in the text; concept.type: "
+        f"{_type_rule(req)}; "
         "concept.description: one sentence from the text's point of view; concept.aliases: "
         "other names the text gives for the same thing (acronyms, 'X (Y)', 'also known as').\n"
         "- claim.text: one self-contained factual statement, with pronouns replaced by names; "
@@ -86,6 +86,13 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
     docs = [{"doc_id": d.source_id, **({} if d.text.split("\n", 1)[0].strip() == d.title.strip() else {"title": d.title}),
              "text": d.text} for d in req.documents]
     return _messages(system, docs, "documents")
+
+
+def _type_rule(req: ExtractBatchRequest) -> str:
+    if not req.types:
+        return "a short generic noun in Title case (Person, City, Band, Database, Organization, Concept)"
+    listed = "; ".join(f"{t.name} ({t.definition.rstrip('.')})" for t in req.types)
+    return f"exactly one of these types: {listed}"
 
 
 def judge_messages(req: JudgeRequest) -> Messages:

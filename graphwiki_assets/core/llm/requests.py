@@ -29,6 +29,9 @@ class ExtractedConcept(BaseModel):
     type: str = "Concept"
     description: str = ""
     aliases: list[str] = Field(default_factory=list)
+    # Set by ingest, never asked of the model: the type the extractor gave, when the
+    # taxonomy mapped it to another (``type`` is then the taxonomy's).
+    extracted_type: str = ""
 
 
 class ExtractedClaim(BaseModel):
@@ -49,11 +52,19 @@ class ExtractResponse(BaseModel):
     backend: str = ""
 
 
+class TypeHint(BaseModel):
+    """One entity type of the schema config, as the extractor is told about it."""
+
+    name: str
+    definition: str
+
+
 class ExtractBatchRequest(BaseModel):
     """Several documents in one call: short sources share a prompt (and its fixed cost);
     each document is still answered on its own, under its own id."""
 
     documents: list[ExtractRequest]
+    types: list[TypeHint] = Field(default_factory=list)  # the taxonomy to type concepts by
 
 
 class DocumentExtraction(BaseModel):

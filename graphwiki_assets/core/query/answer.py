@@ -56,7 +56,7 @@ def _source_marks(ids: list[str], sub: Subgraph) -> tuple[list[tuple[str, str]],
     rows = [sub.sources[s] for s in ids if s in sub.sources]
     notes = [f"source {r.id} ({r.path}) was replaced by a changed file ({r.superseded_by}); "
              "what derives from it is kept for history" if r.status == "superseded" else
-             f"source {r.id} ({r.path}) may be outdated (last seen {str(r.last_seen_at)[:10]})"
+             f"source {r.id} ({r.path}) may be outdated (last updated {str(r.last_seen_at)[:10]})"
              for r in rows if r.status == "superseded" or r.stale]
     stale = rows and all(r.status == "superseded" or r.stale for r in rows)
     return ([("stale source", ", ".join(r.id for r in rows))] if stale else []), notes

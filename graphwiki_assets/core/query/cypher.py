@@ -64,6 +64,24 @@ RETURN node.id AS id, score
 """
 
 # The un-promoted fallback: the term occurs in source text though no concept carries it.
+# The ladder's raw-source rung: current sources that name a missing term, and those close
+# to the question (exact cosine, floor applied), phrase matches first.
+RAW_SOURCES = """
+CALL () {
+  CALL db.index.vector.queryNodes('source_embedding', $pool, $embedding) YIELD node
+  RETURN node AS s
+  UNION
+  MATCH (s:Source) WHERE s.id IN $phrase_ids
+  RETURN s
+}
+WITH s, vector.similarity.cosine(s.embedding, $embedding) * 2 - 1 AS score
+WHERE coalesce(s.status, 'current') = 'current' AND (s.id IN $phrase_ids OR score >= $floor)
+RETURN s.id AS id, s.title AS title, s.path AS path, s.sha256 AS sha256, s.text AS text, score,
+       coalesce(s.scope, 'in') = 'out' AS outside
+ORDER BY s.id IN $phrase_ids DESC, score DESC, s.id
+LIMIT $k
+"""
+
 SOURCES_MENTIONING = """
 CALL db.index.fulltext.queryNodes('source_text', $phrase, {limit: $k}) YIELD node, score
 RETURN node.id AS id, node.title AS title, score
@@ -331,15 +349,18 @@ RETURN c.id AS id, collect(DISTINCT n.id) AS neighbours
 
 # -- a topic by type ------------------------------------------------------------------
 
+# A concept answers to its taxonomy type and to the finer type its extractor gave.
 CONCEPT_TYPES = """
 MATCH (c:Concept)
 WHERE c.status <> 'superseded'
-RETURN coalesce(c.type, 'Concept') AS type, count(*) AS n
+UNWIND [coalesce(c.type, 'Concept')] + CASE WHEN coalesce(c.extracted_type, '') IN ['', c.type] THEN []
+                                            ELSE [c.extracted_type] END AS type
+RETURN type, count(*) AS n
 """
 
 CONCEPTS_OF_TYPES = """
 MATCH (c:Concept)
-WHERE c.type IN $types AND c.status <> 'superseded'
+WHERE (c.type IN $types OR c.extracted_type IN $types) AND c.status <> 'superseded'
   AND (size($anchors) = 0 OR EXISTS { (c)-[:RELATED_TO|PART_OF]-(a:Concept) WHERE a.id IN $anchors })
 RETURN c.id AS id
 ORDER BY coalesce(c.source_count, 0) DESC, c.name

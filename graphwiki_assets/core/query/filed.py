@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import hashlib
 
+from neo4j import ManagedTransaction
+
+from graphwiki_assets.core.audit import append_in
 from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import Answer, cosine
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import GraphStore, rows
 from graphwiki_assets.core.store.schema import ensure_schema
 
 # Two questions this close are the same question reworded ("Who founded X?" / "Who was X
@@ -35,18 +39,26 @@ def answer_id(question: str, text: str) -> str:
     return "answer-" + hashlib.blake2b(key.encode("utf-8"), digest_size=8).hexdigest()
 
 
-def file_answer(store: GraphStore, embedder, answer: Answer) -> str:
-    """Store ``answer`` and return its id; the same answer filed twice is one node."""
+def file_answer(store: GraphStore, embedder, answer: Answer, actor: str = "graphwiki") -> str:
+    """Store ``answer`` and return its id; the same answer filed twice is one node. The
+    filing and its audit-log entry commit together."""
+
     if not answer.found or not answer.sentences:
         raise NotFileable("the answer found nothing to say; only answers with cited sentences are filed")
     if not answer.citations:
         raise NotFileable("the answer cites no source; only answers with citations are filed")
     fid = answer_id(answer.question, answer.answer)
     ensure_schema(store, embedder.dimension)  # a graph older than filed answers has no index for them
-    store.query(cypher.FILE_ANSWER, id=fid, question=answer.question, text=answer.answer, shape=answer.shape,
-                technique=answer.technique, backend=answer.backend, citations=list(answer.citations),
-                fact_ids=list(dict.fromkeys(f for s in answer.sentences for f in s.fact_ids)),
-                embedding=embedder.encode_one(answer.question))
+    params = dict(id=fid, question=answer.question, text=answer.answer, shape=answer.shape,
+                  technique=answer.technique, backend=answer.backend, citations=list(answer.citations),
+                  fact_ids=list(dict.fromkeys(f for s in answer.sentences for f in s.fact_ids)),
+                  embedding=embedder.encode_one(answer.question))
+
+    def work(tx: ManagedTransaction) -> None:
+        rows(tx, cypher.FILE_ANSWER, **params)
+        append_in(tx, question_entry(answer, actor, action="file_answer", filed=fid))
+
+    store.write(work)
     return fid
 
 

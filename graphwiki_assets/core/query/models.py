@@ -213,6 +213,8 @@ class Answer:
     corpus_tokens: int
     latency_ms: float
     found: bool = True
+    # the rung of the answer ladder it came from: graph | fuzzy | raw_sources | nothing
+    rung: str = "graph"
     near_matches: list[dict] = field(default_factory=list)
     history: list[str] = field(default_factory=list)
     sources: list[dict] = field(default_factory=list)

@@ -13,14 +13,15 @@ import time
 from dataclasses import fields, replace
 from pathlib import Path
 
-from neo4j.exceptions import ClientError
-
+from graphwiki_assets.core.audit import append
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.query import answer as synthesis
+from graphwiki_assets.core.query import fallback
 from graphwiki_assets.core.query import compare, cypher, paths, patterns, ppr, provenance, subgraph, topic, traversal
 from graphwiki_assets.core.query.filed import filed_near
 from graphwiki_assets.core.query.global_search import global_search
 from graphwiki_assets.core.query.linking import LinkConfig, link_entities, link_question
+from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import Answer, Linking, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.routing import route as choose_route
 from graphwiki_assets.core.store.driver import GraphStore
@@ -28,12 +29,22 @@ from graphwiki_assets.core.store.driver import GraphStore
 TWO_ENTITIES = ("connect", "compare")
 
 
-def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int = 2, k: int = 8,
-        shape: str | None = None, entities: list[str] | None = None, type_filter: str | None = None,
-        link_config: LinkConfig = LinkConfig(), sources_dirs: list[Path] | None = None, **opts) -> Answer:
+def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, actor: str | None = None,
+        **kwargs) -> Answer:
     """Answer ``question`` from the graph. ``shape``/``entities`` skip the router when given;
     other keyword options are ``QueryOptions`` fields (fanout, max_facts, stale_days, ...).
-    An empty question or an option out of range raises ValueError before the graph is read."""
+    An empty question or an option out of range raises ValueError before the graph is read.
+    With ``actor`` (who asks), the question and what answered it go to the audit log."""
+    answer = answer_question(store, embedder, llm, question, **kwargs)
+    if actor is not None:
+        append(store, question_entry(answer, actor))
+    return answer
+
+
+def answer_question(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int = 2, k: int = 8,
+                    shape: str | None = None, entities: list[str] | None = None, type_filter: str | None = None,
+                    link_config: LinkConfig = LinkConfig(), sources_dirs: list[Path] | None = None,
+                    **opts) -> Answer:
     laps = Laps()
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty: ask about something, e.g. \"What is Neo4j?\"")
@@ -50,7 +61,7 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int 
         laps.lap("linking")
         missing = _missing(route, linking)
         if missing is not None:
-            return _no_information(graph, question, route, linking, missing, laps)
+            return _no_information(graph, question, vector, route, linking, missing, laps)
         route, retrieval = _retrieve(graph, embedder, question, vector, route, linking, options)
         counts = graph.query(cypher.GRAPH_COUNTS)[0]
         filed = filed_near(graph, vector) if counts["answers"] else []
@@ -160,38 +171,34 @@ def _entities(linking: Linking) -> list[dict]:
              "match": l.match, "score": l.score} for l in linking.links]
 
 
-def _no_information(store: GraphStore, question: str, route: Route, linking: Linking, missing: list[str],
-                    laps: Laps) -> Answer:
-    what = ", ".join(f"'{m}'" for m in missing) or "the entities of this question"
-    text = f"The graph has no information on {what}."
+def _no_information(store: GraphStore, question: str, vector: list[float], route: Route, linking: Linking,
+                    missing: list[str], laps: Laps) -> Answer:
+    """The ladder below an answer: near matches to pick from, else raw sources quoted, else nothing."""
+    what = fallback.quoted(missing)
     near = [{"mention": n.mention, "concept_id": n.concept_id, "name": n.name, "score": n.score} for n in linking.near]
-    if near:
-        text += " Near matches (confirm one and ask again): " + ", ".join(f"{n['name']} ({n['concept_id']})" for n in near) + "."
-    mentioned = _unpromoted(store, missing)
+    found: list[fallback.RawSource] = []
+    if linking.near:
+        rung, text, flags = "fuzzy", fallback.fuzzy_text(missing, linking.near), [f"no concept is named {what}"]
+    else:
+        found = fallback.raw_sources(store, vector, missing)
+        if found:
+            rung, text = "raw_sources", fallback.raw_text(missing, found)
+            flags = [f"no concept matches {what}: quoted from raw sources, not checked claims"]
+            flags += [f"source {s.id} is {fallback.OUTSIDE}: ingested, but no concept or claim was drawn from it"
+                      for s in found if s.outside]
+        else:
+            rung, text, flags = "nothing", fallback.NOTHING, [f"no concept or source matches {what}"]
     laps.lap("retrieval")
-    if mentioned:
-        text += (f" The term occurs in {len(mentioned)} source(s) no concept covers yet: "
-                 + ", ".join(f"{m['id']} ({m['title']})" for m in mentioned) + ".")
+    ids = [s.id for s in found]
     return Answer(
         question=question, shape=route.shape, technique=route.technique, reason=route.reason, backend=route.backend,
-        entities=_entities(linking), answer=text, sentences=[], citations=[],
-        flags=[f"no concept matches {what}"], retrieved={"concepts": [], "claims": [], "sources": [], "communities": [], "answers": []},
-        context_tokens=0, corpus_tokens=_corpus_tokens(store), latency_ms=0.0, found=False,
-        near_matches=near, details={"unpromoted_sources": mentioned},
+        entities=_entities(linking), answer=text, sentences=[], citations=ids, flags=flags,
+        retrieved={"concepts": [], "claims": [], "sources": ids, "communities": [], "answers": []},
+        context_tokens=0, corpus_tokens=_corpus_tokens(store), latency_ms=0.0, found=False, rung=rung,
+        near_matches=near, sources=[{"id": s.id, "title": s.title, "path": s.path, "sha256": s.sha256, "status": "current",
+                                     "last_seen_at": None} for s in found],
+        details={"raw_sources": [{"id": s.id, "title": s.title, "score": s.score, "phrase": s.phrase} for s in found]},
     ).timed(laps)
-
-
-def _unpromoted(store: GraphStore, terms: list[str]) -> list[dict]:
-    """Sources whose text has the term as a phrase (the seed's "scan un-promoted sources")."""
-    found: dict[str, dict] = {}
-    for term in terms:
-        phrase = '"' + term.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        try:
-            rows = store.query(cypher.SOURCES_MENTIONING, phrase=phrase, k=5)
-        except ClientError:
-            continue  # a term Lucene cannot parse is simply not found
-        found.update({r["id"]: {"id": r["id"], "title": r["title"]} for r in rows})
-    return list(found.values())
 
 
 def _answer(question, route, linking, retrieval, sub, facts, sentences, text, backend, laps, corpus_tokens) -> Answer:

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
+from graphwiki_assets.core.config.model import type_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval
 from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import GraphStore
-
-
-def type_key(text: str) -> str:
-    """'Query languages', 'query language' and 'libraries'/'Library' each name one type."""
-    key = re.sub(r"[^a-z0-9]", "", (text or "").lower())
-    for plural, singular in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
-        if key.endswith(plural):
-            return key[: -len(plural)] + singular
-    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
 def topic(store: GraphStore, question: list[float], wanted: list[str], links: list[Link],

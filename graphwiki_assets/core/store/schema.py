@@ -1,12 +1,16 @@
 """The fixed graph schema, applied idempotently by every writer at start-up.
 
 Nodes
-  (:Source  {id, sha256, path, paths, title, text, embedding, status, ingested_at, last_seen_at})
+  (:Source  {id, sha256, path, paths, title, text, embedding, status, ingested_at, last_seen_at,
+             config_version, extraction_version})
       immutable text; id is content-addressed; a changed file makes a new Source and the
       old one gets status 'superseded' (never deleted).
-  (:Concept {id, name, aliases, keys, type, summary, embedding, status, needs_review,
-             source_count, created_at, updated_at})
-      type is a property, never a label; keys = normalised name + aliases for exact lookup.
+  (:Concept {id, name, aliases, keys, type, extracted_type, summary, embedding, status, needs_review,
+             source_count, config_version, created_at, updated_at})
+      type is a property, never a label: one of the schema config's types (graphwiki.yaml);
+      extracted_type is the extractor's own, finer word (entity resolution compares those);
+      config_version is the config it was last typed under; keys = normalised name +
+      aliases for exact lookup.
       Derived for queries, rewritten by the query upkeep after ingest, never a fact:
       shape_entries, shape_counts, shape_tokens, shape_degree, shape_state, shape_at
       (the stored neighbourhood signature "shaped like X" matches against).
@@ -24,6 +28,10 @@ Nodes
             needs_review, review_reason, derived, filed_at})
       derived, never knowledge: an answer filed back (``ask --file``); never DERIVED_FROM,
       so never a source, a claim or a corroboration. See core/query/filed.py.
+  (:LogEntry {id, at, recorded_at, action, actor, backend, summary, inputs, outputs})
+      the append-only audit log (ingest, question, filed answer, review, resolve, lint):
+      created in the transaction of the work it records, never updated or deleted.
+      See core/audit.
   (:Lease {name, holder, host, pid, purpose, acquired_at, expires_at})
       bookkeeping, not knowledge: which writer may resolve and commit right now.
 
@@ -57,6 +65,7 @@ CONSTRAINTS = [
     "CREATE CONSTRAINT lease_name IF NOT EXISTS FOR (n:Lease) REQUIRE n.name IS UNIQUE",
     "CREATE CONSTRAINT community_id IF NOT EXISTS FOR (n:Community) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT answer_id IF NOT EXISTS FOR (n:Answer) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT log_entry_id IF NOT EXISTS FOR (n:LogEntry) REQUIRE n.id IS UNIQUE",
 ]
 
 INDEXES = [
@@ -66,6 +75,8 @@ INDEXES = [
     "CREATE INDEX concept_status IF NOT EXISTS FOR (n:Concept) ON (n.status)",
     "CREATE INDEX claim_status IF NOT EXISTS FOR (n:Claim) ON (n.status)",
     "CREATE INDEX judgment_reviewed IF NOT EXISTS FOR (n:Judgment) ON (n.reviewed)",
+    "CREATE INDEX log_entry_at IF NOT EXISTS FOR (n:LogEntry) ON (n.at)",
+    "CREATE INDEX log_entry_recorded IF NOT EXISTS FOR (n:LogEntry) ON (n.recorded_at)",
     "CREATE FULLTEXT INDEX concept_names IF NOT EXISTS FOR (n:Concept) ON EACH [n.name, n.aliases]",
     # exact-key lookups: a list property cannot use a range index, a full-text one can
     "CREATE FULLTEXT INDEX concept_keys IF NOT EXISTS FOR (n:Concept) ON EACH [n.keys]",

@@ -24,6 +24,7 @@ from graphwiki_assets.core.ingest.files import SourceDocument, SourceRejected, r
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.pipeline import (IngestConfig, Ingestor, commit_extracted, extract_sources, triage,
                                                    utc_now)
+from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.defs.ingest.partitions import source_partitions
@@ -59,7 +60,8 @@ def _partition_metadata(context: dg.AssetExecutionContext, key: str, metadata: d
 
 def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
     return IngestConfig(batch_size=graphwiki.ingest_batch, max_bytes=graphwiki.max_source_bytes,
-                        extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source))
+                        extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source),
+                        schema=graphwiki.schema().config)
 
 
 @dg.asset(**COMMON, io_manager_key=IO, kinds={"python"},
@@ -74,7 +76,7 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
             context.log.warning(f"skipping {exc.path}: {exc.reason}")
             items.append(exc)
     with neo4j.open() as store:
-        new, also, reports = triage(store, items, utc_now())
+        new, also, reports = triage(store, items, utc_now(), graphwiki.schema().config.extraction_version)
     out: dict[str, dict] = {r.path: {"status": r.status, "reason": r.reason, "path": r.path} for r in reports}
     for doc in new:
         out[doc.path] = {"status": "new", "path": doc.path, "title": doc.title, "text": doc.text, "sha256": doc.sha256,
@@ -96,18 +98,28 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
           description="Concepts and atomic claims extracted against the fixed schema (validated); "
                       "short sources share a call, calls run side by side.")
 def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, graphwiki: GraphwikiConfig,
-                         llm: LLMResource) -> dict:
+                         llm: LLMResource, embeddings: EmbeddingResource) -> dict:
     client = llm.client()
     before = client.usage.snapshot()
     new = {key: v for key, v in sources.items() if v["status"] == "new"}
     docs = [SourceDocument(path=v["path"], title=v["title"], text=v["text"], sha256=v["sha256"]) for v in new.values()]
-    candidates, failed = extract_sources(client, docs, _config(graphwiki).extract, progress=context.log.info,
-                                         also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())})
+    also = {d.source_id: v["also_paths"] for d, v in zip(docs, new.values())}
+    config = _config(graphwiki)
+    schema = config.schema
+    outside, why = [], {}
+    if schema.purpose.focus or schema.purpose.exclude:  # the model loads only when a focus asks for it
+        scope = Scope(schema.purpose, embeddings.embedder(), schema.thresholds.scope_floor)
+        docs, outside, why = scope.split(docs)  # outside the focus: a Source, but no extraction call
+    candidates, failed = extract_sources(client, docs, config.extract, progress=context.log.info, also=also,
+                                         taxonomy=schema.taxonomy)
+    candidates = [c.model_copy(update={"scope_reason": why.get(c.source_id, "")}) for c in candidates]
+    candidates += [c.model_copy(update={"also_paths": also.get(c.source_id, [])}) for c in outside]
     out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
     out.update({c.path: c for c in candidates})
     out.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
     context.add_output_metadata({
-        "sources_extracted": dg.MetadataValue.int(len(candidates)),
+        "sources_extracted": dg.MetadataValue.int(len(candidates) - len(outside)),
+        "sources_out_of_scope": dg.MetadataValue.int(len(outside)),
         "sources_failed": dg.MetadataValue.int(len(failed)),
         "concepts": dg.MetadataValue.int(sum(len(c.extraction.concepts) for c in candidates)),
         "claims": dg.MetadataValue.int(sum(len(c.extraction.claims) for c in candidates)),

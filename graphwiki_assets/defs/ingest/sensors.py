@@ -16,6 +16,7 @@ from pathlib import Path
 
 import dagster as dg
 
+from graphwiki_assets.core.config import ConfigError
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.files import SourceRejected, discover, partition_key, read_source
 from graphwiki_assets.core.store.driver import GraphUnavailable
@@ -82,9 +83,11 @@ def sources_sensor(context: dg.SensorEvaluationContext, graphwiki: GraphwikiConf
         except SourceRejected:
             pass  # a run reports why it is skipped
     try:
+        version = graphwiki.schema().config.extraction_version
         with neo4j.open() as store:
-            known = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=sorted(set(shas.values())))}
-    except GraphUnavailable as exc:
+            known = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=sorted(set(shas.values())),
+                                                               extraction_version=version)}
+    except (GraphUnavailable, ConfigError) as exc:
         return dg.SkipReason(f"{exc} (the files are looked at again on the next tick)")
 
     existing = context.instance.get_dynamic_partitions(source_partitions.name)

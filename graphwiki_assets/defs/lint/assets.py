@@ -1,6 +1,7 @@
 """The lint report asset: the whole graph checked after ingest, and on a daily schedule."""
 
 from pathlib import Path
+from typing import Optional
 
 import dagster as dg
 
@@ -15,9 +16,9 @@ GROUP = "lint"
 
 
 class LintRunConfig(dg.Config):
-    stale_days: int = 90
+    stale_days: Optional[int] = None  # None: the schema config's staleness_days
     review_days: int = 30
-    hub_limit: int = 200
+    hub_limit: Optional[int] = None  # None: the schema config's hub_size
     sample_size: int = 10
     max_orphan_rate: float = 0.05
     flag_drift: bool = False  # also flag needs_review on what derives from a changed file
@@ -31,11 +32,14 @@ class LintRunConfig(dg.Config):
 def lint_report(context: dg.AssetExecutionContext, config: LintRunConfig, neo4j: Neo4jResource,
                 graphwiki: GraphwikiConfig) -> dg.MaterializeResult:
     sources_dir = Path(graphwiki.sources_dir)
-    settings = LintConfig(stale_days=config.stale_days, review_days=config.review_days, hub_limit=config.hub_limit,
-                          sample_size=config.sample_size, max_orphan_rate=config.max_orphan_rate,
-                          sources_dir=sources_dir)
+    thresholds = graphwiki.schema().config.thresholds
+    settings = LintConfig(
+        stale_days=thresholds.staleness_days if config.stale_days is None else config.stale_days,
+        review_days=config.review_days,
+        hub_limit=thresholds.hub_size if config.hub_limit is None else config.hub_limit,
+        sample_size=config.sample_size, max_orphan_rate=config.max_orphan_rate, sources_dir=sources_dir)
     with neo4j.open() as store:
-        report = run_lint(store, config=settings)
+        report = run_lint(store, config=settings, actor=f"dagster run {context.run_id[:8]}")
         if config.flag_drift:
             flagged = flag_file_drift(store, sources_dir, report.generated_at)
             context.log.info(f"flagged the dependents of {len(flagged)} changed source file(s)")

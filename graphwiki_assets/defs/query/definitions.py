@@ -119,12 +119,12 @@ class QuestionsConfig(dg.Config):
 def filed_answers(context: dg.AssetExecutionContext, config: QuestionsConfig, neo4j: Neo4jResource,
                   embeddings: EmbeddingResource, llm: LLMResource) -> dg.MaterializeResult:
     embedder, client = embeddings.embedder(), llm.client()
-    rows = []
+    rows, actor = [], f"dagster run {context.run_id[:8]}"
     with neo4j.open() as store:
         for question in config.questions:
-            answer = ask(store, embedder, client, question)
+            answer = ask(store, embedder, client, question, actor=actor)
             try:
-                filed, why = file_answer(store, embedder, answer), ""
+                filed, why = file_answer(store, embedder, answer, actor=actor), ""
             except NotFileable as exc:
                 filed, why = "", str(exc)
             context.log.info(f"{question!r}: {'filed as ' + filed if filed else 'not filed: ' + why}")

@@ -1,0 +1,91 @@
+"""The lower rungs of the answer ladder, for a question whose entities are not concepts.
+
+    exact (or confident) match -> the graph answers               (service.ask)
+    near matches only          -> the candidates, for the user to pick
+    no concept at all          -> sources whose text matches, quoted: the answer comes
+                                  from raw sources (sources that promoted nothing included)
+    nothing anywhere           -> "The graph has no information on this."
+
+Raw sources are those whose text holds a missing term as a phrase, and those whose
+embedding is close to the question's. The floor is where MiniLM-style encoders stop
+placing unrelated text (around 0 to 0.2) with room to spare: below it the nearest source is
+only the least unrelated one, and quoting it would pass noise off as an answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from neo4j.exceptions import ClientError
+
+from graphwiki_assets.core.llm.offline.text import split_sentences
+from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.models import NearMatch, vector_pool
+from graphwiki_assets.core.store.driver import GraphStore
+
+RAW_FLOOR = 0.4  # question-to-source cosine a raw source needs without the term in its text
+RAW_SOURCES = 3
+QUOTES_PER_SOURCE = 2
+
+FUZZY = "No concept is named {what}. Did you mean {candidates}? Ask again naming one of them."
+RAW = ("No concept in the graph matches {what}; this answer comes from raw sources, not from concepts "
+       "and claims the graph has checked:")
+NOTHING = "The graph has no information on this."
+OUTSIDE = "outside the current focus"
+
+
+@dataclass(frozen=True)
+class RawSource:
+    id: str
+    title: str
+    path: str
+    sha256: str
+    score: float
+    phrase: bool  # the text holds a missing term as a phrase
+    quotes: tuple[str, ...]
+    outside: bool = False  # outside the schema config's focus (ingest/scope.py)
+
+
+def quoted(what: list[str]) -> str:
+    return ", ".join(f"'{m}'" for m in what) or "the entities of this question"
+
+
+def fuzzy_text(what: list[str], near: list[NearMatch]) -> str:
+    candidates = " or ".join(f"{n.name} ({n.concept_id})" for n in near)
+    return FUZZY.format(what=quoted(what), candidates=candidates)
+
+
+def raw_text(what: list[str], found: list[RawSource]) -> str:
+    lines = [RAW.format(what=quoted(what))]
+    lines += [f"- \"{quote}\" [{s.id}]" + (f" ({OUTSIDE})" if s.outside else "") for s in found for quote in s.quotes]
+    return "\n".join(lines)
+
+
+def raw_sources(store: GraphStore, question_vector: list[float], terms: list[str]) -> list[RawSource]:
+    """Sources to quote, phrase matches first, then by closeness to the question."""
+    phrase_ids = _phrase_matches(store, terms)
+    rows = store.query(cypher.RAW_SOURCES, embedding=question_vector, pool=vector_pool(RAW_SOURCES),
+                       phrase_ids=sorted(phrase_ids), floor=RAW_FLOOR, k=RAW_SOURCES)
+    return [RawSource(id=r["id"], title=r["title"] or "", path=r["path"] or "", sha256=r["sha256"] or "",
+                      score=round(r["score"], 4), phrase=r["id"] in phrase_ids, quotes=_quotes(r["text"], terms),
+                      outside=r["outside"])
+            for r in rows]
+
+
+def _phrase_matches(store: GraphStore, terms: list[str]) -> set[str]:
+    found: set[str] = set()
+    for term in terms:
+        phrase = '"' + term.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        try:
+            found |= {r["id"] for r in store.query(cypher.SOURCES_MENTIONING, phrase=phrase, k=RAW_SOURCES)}
+        except ClientError:
+            continue  # a term Lucene cannot parse is simply not found
+    return found
+
+
+def _quotes(text: str, terms: list[str]) -> tuple[str, ...]:
+    """The sentences that name a missing term, else the opening ones (what the source is about)."""
+    sentences = [s.strip() for s in split_sentences(text or "") if s.strip()]
+    lowered = [t.lower() for t in terms if t.strip()]
+    naming = [s for s in sentences if any(t in s.lower() for t in lowered)]
+    return tuple((naming or sentences)[:QUOTES_PER_SOURCE])
