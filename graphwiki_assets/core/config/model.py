@@ -111,7 +111,7 @@ class SchemaConfig(_Strict):
     def stamp(self) -> dict[str, str | None]:
         """What ingest records on the nodes it writes (and the fallback its type rule needs)."""
         return {"config_version": self.version, "extraction_version": self.extraction_version,
-                "fallback": self.taxonomy.fallback}
+                "fallback": self.taxonomy.fallback, "corroboration": self.thresholds.corroboration}
 
 
 def _digest(prefix: str, data: dict) -> str:

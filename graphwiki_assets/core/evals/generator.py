@@ -33,6 +33,7 @@ from graphwiki_assets.core.ingest import cypher as ingest_cypher
 from graphwiki_assets.core.ingest.keys import keys_for
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.store.driver import GraphStore, Vector, rows
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 # The catch-all type most offline-extracted concepts get, then a long tail (Zipf weights).
 TYPES = ("Concept", "Person", "City", "River", "Organization", "Country", "Film", "Album", "Song", "University",
@@ -253,7 +254,7 @@ def _write(tx, data: dict, now: str) -> None:
     rows(tx, ingest_cypher.MERGE_SOURCES, sources=data["sources"], now=now, config_version=stamp["config_version"],
          extraction_version=stamp["extraction_version"])
     rows(tx, ingest_cypher.MERGE_CONCEPTS, actions=data["actions"], now=now, config_version=stamp["config_version"],
-         fallback=stamp["fallback"])
+         fallback=stamp["fallback"], corroboration=stamp["corroboration"], awaiting=AWAITING_CORROBORATION)
     rows(tx, ingest_cypher.MERGE_NOT_SAME, links=data["not_same"], now=now)
     rows(tx, eval_cypher.MERGE_PART_OF, links=data["part_of"], now=now)
     rows(tx, ingest_cypher.MERGE_CLAIMS, claims=data["claims"], now=now)

@@ -31,6 +31,9 @@ class ClaimLinks:
     associations: list[dict]
     contradictions: list[ContradictionRecord] = field(default_factory=list)
     settlements: list[SettlementRecord] = field(default_factory=list)
+    # (new claim, existing claim) the conflict judge found to say the same: corroboration
+    # when the two come from different files
+    supports: list[tuple[str, str]] = field(default_factory=list)
     compared: int = 0
 
 

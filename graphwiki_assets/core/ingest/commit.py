@@ -17,6 +17,7 @@ from graphwiki_assets.core.ingest.lease import IngestLease
 from graphwiki_assets.core.ingest.models import CommitReport, ResolutionPlan
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.store.driver import GraphStore, rows
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 
 def source_text(title: str, text: str) -> str:
@@ -47,6 +48,7 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
     path_of = {p.candidates.source_id: p.candidates.path for p in plans}
     settlements = [{**s.model_dump(), "decided_by": f"ingest of {path_of[s.source_id]} ({backend})"}
                    for link in links for s in link.settlements]
+    supports = [{"claim": new, "existing": old} for link in links for new, old in link.supports]
     logged = _log_entry(plans, links, backend, now, actor, stamp)
 
     def work(tx: ManagedTransaction) -> dict[str, list[dict]]:
@@ -57,7 +59,7 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
         superseded = rows(tx, cypher.SUPERSEDE_OLD_VERSIONS, sources=[{"id": s["id"], "path": s["path"]} for s in sources],
                           now=now)
         rows(tx, cypher.MERGE_CONCEPTS, actions=actions, now=now, config_version=stamp["config_version"],
-             fallback=stamp["fallback"])
+             fallback=stamp["fallback"], corroboration=stamp["corroboration"], awaiting=AWAITING_CORROBORATION)
         rows(tx, cypher.MERGE_JUDGMENTS, judgments=judgments, now=now)
         rows(tx, cypher.SET_JUDGMENT_TARGETS, targets=targets)
         rows(tx, cypher.MERGE_NOT_SAME, links=not_same, now=now)
@@ -66,6 +68,10 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
         rows(tx, cypher.MERGE_ASSOCIATIONS, pairs=associations, now=now)
         rows(tx, cypher.MERGE_CONTRADICTIONS, pairs=contradictions, backend=backend, now=now)
         rows(tx, cypher.SETTLE, settlements=settlements, now=now)
+        rows(tx, cypher.MERGE_CORROBORATES, pairs=supports, now=now, backend=backend)
+        rows(tx, cypher.RECOMPUTE_CLAIM_CORROBORATION, now=now, corroboration=stamp["corroboration"],
+             awaiting=AWAITING_CORROBORATION,
+             ids=sorted({c["id"] for c in claims} | {p["existing"] for p in supports}))
         touched = {c["new_claim"] for c in contradictions} | {c["existing_claim"] for c in contradictions}
         touched |= {s["winner"] for s in settlements} | {s["loser"] for s in settlements}
         if touched:

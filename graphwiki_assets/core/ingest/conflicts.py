@@ -139,6 +139,7 @@ def find_conflicts(store: GraphStore, llm: LLMClient, plans: list[ResolutionPlan
             opponents.setdefault(pair.existing.id, []).append((pair.claim_id, pair.doc))
         elif verdict.relation == "supports":
             supports[pair.doc].setdefault(pair.existing.id, []).append(pair.claim_id)
+            links[pair.doc].supports.append((pair.claim_id, pair.existing.id))
     supported_in_graph = sorted({w for per in supports for w in per if w not in _batch_claims(links)})
     with times.stage("vector_search"):
         graph_opponents: dict[str, list[str]] = {}

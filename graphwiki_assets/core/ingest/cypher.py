@@ -141,8 +141,17 @@ MERGE (c)-[d:DERIVED_FROM]->(s)
 ON CREATE SET d.created_at = datetime($now)
 WITH DISTINCT c
 OPTIONAL MATCH (c)-[:DERIVED_FROM]->(src:Source)
-WITH c, count(DISTINCT src) AS n
-SET c.source_count = n, c.summary_dirty = (n > 1)
+// independent sources are distinct files: a changed version of a file is the same source
+WITH c, count(DISTINCT src) AS n, count(DISTINCT src.path) AS independent
+SET c.source_count = n, c.summary_dirty = (n > 1), c.independent_sources = independent
+WITH c, independent
+// below the corroboration threshold a concept is kept and linked but flagged; a later
+// file stating it lifts that flag (and only that one: a flag with another reason stays)
+FOREACH (_ IN CASE WHEN independent < $corroboration AND NOT coalesce(c.needs_review, false) THEN [1] ELSE [] END |
+  SET c.needs_review = true, c.review_reason = $awaiting, c.needs_review_since = datetime($now))
+FOREACH (_ IN CASE WHEN independent >= $corroboration AND c.review_reason = $awaiting THEN [1] ELSE [] END |
+  SET c.needs_review = false, c.review_reason = null, c.needs_review_since = null,
+      c.corroborated_at = datetime($now))
 """
 
 MERGE_NOT_SAME = """
@@ -223,6 +232,30 @@ OPTIONAL MATCH (c)-[:CONTRADICTS]-(o:Claim)
 WHERE o.status <> 'superseded'
 WITH c, count(o) AS open
 SET c.status = CASE WHEN open > 0 THEN 'disputed' ELSE 'current' END
+"""
+
+MERGE_CORROBORATES = """
+UNWIND $pairs AS p
+MATCH (a:Claim {id: p.claim}), (b:Claim {id: p.existing})
+MERGE (a)-[r:CORROBORATES]->(b)
+ON CREATE SET r.created_at = datetime($now), r.backend = $backend
+"""
+
+# A claim is stated by the files behind it and behind the claims found to say the same;
+# below the corroboration threshold it is flagged like a concept (see MERGE_CONCEPTS).
+RECOMPUTE_CLAIM_CORROBORATION = """
+UNWIND $ids AS id
+MATCH (c:Claim {id: id})
+CALL (c) {
+  MATCH (c)-[:CORROBORATES*0..1]-(:Claim)-[:DERIVED_FROM]->(s:Source)
+  RETURN count(DISTINCT s.path) AS independent
+}
+SET c.independent_sources = independent
+FOREACH (_ IN CASE WHEN independent < $corroboration AND NOT coalesce(c.needs_review, false) THEN [1] ELSE [] END |
+  SET c.needs_review = true, c.review_reason = $awaiting, c.needs_review_since = datetime($now))
+FOREACH (_ IN CASE WHEN independent >= $corroboration AND c.review_reason = $awaiting THEN [1] ELSE [] END |
+  SET c.needs_review = false, c.review_reason = null, c.needs_review_since = null,
+      c.corroborated_at = datetime($now))
 """
 
 CONTRADICTS_NEIGHBOURS = """

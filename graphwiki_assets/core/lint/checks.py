@@ -16,7 +16,7 @@ from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.lint.drift import file_drift, text_drift
 from graphwiki_assets.core.lint.review import count_judgments, sample_judgments
 from graphwiki_assets.core.store.driver import GraphStore
-from graphwiki_assets.core.store.schema import STATUSES
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION, STATUSES
 
 Severity = Literal["info", "warn", "error"]
 SEVERITY_RANK = {"info": 0, "warn": 1, "error": 2}
@@ -128,7 +128,7 @@ def stale_concepts(store: GraphStore, now: datetime, days: int = 90, cap: int = 
 
 def stale_needs_review(store: GraphStore, now: datetime, days: int = 30, cap: int = CAP) -> CheckResult:
     return _query_check(store, "stale_needs_review", cypher.STALE_NEEDS_REVIEW, f"window {days} days", cap,
-                        now=now, cutoff=now - timedelta(days=days))
+                        now=now, cutoff=now - timedelta(days=days), awaiting=AWAITING_CORROBORATION)
 
 
 def no_dangling_references(store: GraphStore, cap: int = CAP) -> CheckResult:

@@ -67,10 +67,14 @@ CALL () {{
 RETURN total, count, rows
 """
 
+# A concept awaiting corroboration waits for evidence, not for a reviewer: never overdue.
 STALE_NEEDS_REVIEW = """
-CALL () { MATCH (n) WHERE (n:Concept OR n:Claim) AND n.needs_review = true RETURN count(n) AS total }
 CALL () {
-  MATCH (n) WHERE (n:Concept OR n:Claim) AND n.needs_review = true
+  MATCH (n) WHERE (n:Concept OR n:Claim) AND n.needs_review = true AND coalesce(n.review_reason, '') <> $awaiting
+  RETURN count(n) AS total
+}
+CALL () {
+  MATCH (n) WHERE (n:Concept OR n:Claim) AND n.needs_review = true AND coalesce(n.review_reason, '') <> $awaiting
   WITH n, coalesce(n.needs_review_since, n.updated_at, n.created_at) AS since
   WHERE since IS NULL OR since < $cutoff
   WITH n, since ORDER BY since, n.id

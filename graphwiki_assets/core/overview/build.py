@@ -14,6 +14,7 @@ from graphwiki_assets.core.config import SchemaConfig
 from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.overview import cypher
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 PER_TYPE = 20
 LIMIT = 20
@@ -85,7 +86,7 @@ def build_overview(store: GraphStore, config: SchemaConfig, now: datetime | None
     view.single_source = store.query(cypher.SINGLE_SOURCE, corroboration=corroboration)[0]["n"]
     view.recent = store.query(cypher.RECENT_SOURCES, limit=LIMIT)
     view.contradictions = store.query(cypher.ACTIVE_CONTRADICTIONS, limit=LIMIT)
-    view.needs_review = store.query(cypher.NEEDS_REVIEW, limit=LIMIT)
+    view.needs_review = store.query(cypher.NEEDS_REVIEW, limit=LIMIT, awaiting=AWAITING_CORROBORATION)
     present = {t["type"] for t in view.by_type}
     view.empty_types = [name for name in config.taxonomy.names() if name not in present]
     row = store.query(cypher.WITHOUT_CLAIMS, limit=LIMIT)[0]

@@ -48,6 +48,7 @@ RETURN a.id AS claim, a.text AS claim_text, b.id AS opponent, b.text AS opponent
 NEEDS_REVIEW = """
 MATCH (n)
 WHERE (n:Concept OR n:Claim OR n:Answer) AND n.needs_review = true AND coalesce(n.status, '') <> 'superseded'
+  AND coalesce(n.review_reason, '') <> $awaiting  // waiting for a second source is counted apart
 WITH n, labels(n)[0] AS kind ORDER BY n.needs_review_since DESC, n.id LIMIT $limit
 RETURN n.id AS id, kind, coalesce(n.name, n.text, n.question) AS what, coalesce(n.review_reason, '') AS reason
 """

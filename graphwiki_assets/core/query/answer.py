@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from graphwiki_assets.core.llm.client import LLMError
 from graphwiki_assets.core.llm.requests import AnswerRequest, AnswerSentence, Fact
 from graphwiki_assets.core.query.models import ClaimRow, CommunityRow, ConceptRow, Retrieval, Sentence, Subgraph
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 NOT_ANSWERED = "The retrieved subgraph holds nothing that answers this question."
 
@@ -86,7 +87,10 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
         marks.insert(0, ("disputed", ", ".join(live or claim.opponents) or claim.id))
         against = "; ".join(f"{o}: \"{sub.claims[o].text}\"" for o in live) or "an unresolved CONTRADICTS"
         notes.insert(0, f"{claim.id} is disputed: \"{claim.text}\" is contradicted by {against}")
-    if claim.needs_review:
+    if claim.needs_review and claim.review_reason == AWAITING_CORROBORATION:
+        marks.append(("one source", claim.id))
+        notes.append(f"{claim.id} rests on one source so far")
+    elif claim.needs_review:
         marks.append(("needs review", claim.id))
         notes.append(f"{claim.id} needs review: {claim.review_reason or 'flagged at ingest'}")
     _add(out, claim.id, claim.text, sources, marks, notes)
@@ -105,7 +109,10 @@ def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
     if concept.status != "current":
         marks.insert(0, (concept.status, concept.id))
         notes.insert(0, f"concept {concept.name} ({concept.id}) is {concept.status}")
-    if concept.needs_review:
+    if concept.needs_review and concept.review_reason == AWAITING_CORROBORATION:
+        marks.append(("one source", concept.id))
+        notes.append(f"concept {concept.name} ({concept.id}) rests on one source so far")
+    elif concept.needs_review:
         marks.append(("needs review", concept.id))
         notes.append(f"concept {concept.name} ({concept.id}) needs review: "
                      f"{concept.review_reason or 'flagged at ingest'}")

@@ -6,11 +6,13 @@ Nodes
       immutable text; id is content-addressed; a changed file makes a new Source and the
       old one gets status 'superseded' (never deleted).
   (:Concept {id, name, aliases, keys, type, extracted_type, summary, embedding, status, needs_review,
-             source_count, config_version, created_at, updated_at})
+             source_count, independent_sources, corroborated_at, config_version, created_at, updated_at})
       type is a property, never a label: one of the schema config's types (graphwiki.yaml);
       extracted_type is the extractor's own, finer word (entity resolution compares those);
       config_version is the config it was last typed under; keys = normalised name +
-      aliases for exact lookup.
+      aliases for exact lookup. independent_sources counts distinct files; below the
+      config's corroboration threshold the concept is flagged needs_review with
+      AWAITING_CORROBORATION until another file states it.
       Derived for queries, rewritten by the query upkeep after ingest, never a fact:
       shape_entries, shape_counts, shape_tokens, shape_degree, shape_state, shape_at
       (the stored neighbourhood signature "shaped like X" matches against).
@@ -40,6 +42,8 @@ Relationships
   (Claim)-[:ABOUT]->(Concept)                          what a claim is about
   (Concept)-[:RELATED_TO {claims, weight}]->(Concept)  co-stated in claims (weight = how many)
   (Claim)-[:CONTRADICTS]->(Claim)                      both 'disputed' until settled
+  (Claim)-[:CORROBORATES]->(Claim)                     judged to say the same; with different
+      files behind them, each corroborates the other (independent_sources)
   (Concept)-[:PART_OF]->(Concept)                      hierarchy / composition
   (Concept)-[:IN_COMMUNITY]->(Community)                membership, at every Leiden level
   (Community)-[:SUBCOMMUNITY_OF]->(Community)          the hierarchy of levels
@@ -56,6 +60,9 @@ from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.migrations import migrate
 
 STATUSES = ("current", "superseded", "disputed")
+# The review_reason of a concept that one independent source states: kept, linked and
+# searchable, but flagged until another file states it (see core/ingest/cypher.py).
+AWAITING_CORROBORATION = "one independent source: awaiting corroboration"
 
 CONSTRAINTS = [
     "CREATE CONSTRAINT source_id IF NOT EXISTS FOR (n:Source) REQUIRE n.id IS UNIQUE",
