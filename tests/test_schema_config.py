@@ -152,3 +152,29 @@ def test_the_extractor_is_asked_for_the_taxonomy_types():
                                   types=[TypeHint(name="Technology", definition="A piece of software.")])
     system = extract_messages(request)[0]["content"]
     assert "exactly one of these types: Technology (A piece of software)" in system
+
+
+PARTS_ONLY = """
+purpose:
+  description: Software tools.
+taxonomy:
+  fallback: Thing
+  types:
+    - name: Technology
+      definition: A piece of software, a language or a library.
+      includes: [language, library, database, software]
+      relations: [PART_OF]
+    - name: Thing
+      definition: Anything else.
+"""
+
+
+def test_a_type_that_may_not_take_part_in_related_to_gets_no_such_edge(store, embedder, settings, tmp_path):
+    _ingest(store, embedder, settings, write_sources(tmp_path / "sources", SMOKE_TEXTS), parse(PARTS_ONLY, "p"))
+
+    # claims do tie a Technology to another concept: without the rule they would make an edge
+    assert store.query("MATCH (t:Concept {type: 'Technology'})<-[:ABOUT]-(:Claim)-[:ABOUT]->(o:Concept) "
+                       "WHERE o <> t RETURN count(*) AS n")[0]["n"] > 0
+    assert store.query("MATCH (:Concept {type: 'Technology'})-[r:RELATED_TO]-() RETURN count(r) AS n")[0]["n"] == 0
+    assert store.query("MATCH (:Concept {type: 'Thing'})-[r:RELATED_TO]-(:Concept {type: 'Thing'}) "
+                       "RETURN count(r) AS n")[0]["n"] > 0

@@ -74,6 +74,10 @@ class Taxonomy(_Strict):
     def names(self) -> list[str]:
         return [t.name for t in self.types]
 
+    def relations(self) -> dict[str, list[str]]:
+        """The relationship types each entity type may take part in."""
+        return {t.name: list(t.relations) for t in self.types}
+
 
 class Purpose(_Strict):
     description: str = Field(min_length=1, max_length=500)
@@ -111,7 +115,8 @@ class SchemaConfig(_Strict):
     def stamp(self) -> dict[str, str | None]:
         """What ingest records on the nodes it writes (and the fallback its type rule needs)."""
         return {"config_version": self.version, "extraction_version": self.extraction_version,
-                "fallback": self.taxonomy.fallback, "corroboration": self.thresholds.corroboration}
+                "fallback": self.taxonomy.fallback, "corroboration": self.thresholds.corroboration,
+                "relations": self.taxonomy.relations()}
 
 
 def _digest(prefix: str, data: dict) -> str:

@@ -40,10 +40,18 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
     targets = [{"id": j.id, "concept_id": j.concept_id} for p in plans for j in p.judgments]
     not_same = [{"from": a.concept_id, "to": other, "judgment_id": judgment}
                 for p in plans for a in p.actions for other, judgment in a.not_same_as.items()]
+    # A knowledge edge only between types the schema config lets take part in it.
+    type_of = {a.concept_id: a.type for p in plans for a in p.actions}
+    allowed = stamp.get("relations") or {}
+
+    def may_relate(*ids: str) -> bool:
+        return all("RELATED_TO" in allowed.get(type_of.get(i, ""), ["RELATED_TO"]) for i in ids)
+
     related = [{"from": a.concept_id, "to": other, "judgment_id": a.not_same_as.get(other), "reason": reason}
-               for p in plans for a in p.actions for other, reason in a.related_to.items()]
+               for p in plans for a in p.actions for other, reason in a.related_to.items()
+               if may_relate(a.concept_id, other)]
     claims = [c.model_dump() for link in links for c in link.claims]
-    associations = [a for link in links for a in link.associations]
+    associations = [a for link in links for a in link.associations if may_relate(a["a"], a["b"])]
     contradictions = [c.model_dump() for link in links for c in link.contradictions]
     path_of = {p.candidates.source_id: p.candidates.path for p in plans}
     settlements = [{**s.model_dump(), "decided_by": f"ingest of {path_of[s.source_id]} ({backend})"}
