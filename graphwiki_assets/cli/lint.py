@@ -33,17 +33,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.config import load_config
     from graphwiki_assets.core.lint.drift import flag_file_drift
     from graphwiki_assets.core.lint.report import LintConfig, run_lint
 
-    from graphwiki_assets.core.config import load_config
-
     settings = Settings.from_env()
-    thresholds = load_config(settings.config_path, settings.home).config.thresholds
-    config = LintConfig(stale_days=thresholds.staleness_days if args.stale_days is None else args.stale_days,
-                        hub_limit=thresholds.hub_size if args.hub_limit is None else args.hub_limit,
-                        review_days=args.review_days,
-                        sample_size=args.sample, sources_dir=settings.sources_dir)
+    config = LintConfig.with_thresholds(load_config(settings.config_path, settings.home).config.thresholds,
+                                        stale_days=args.stale_days, hub_limit=args.hub_limit,
+                                        review_days=args.review_days, sample_size=args.sample,
+                                        sources_dir=settings.sources_dir)
     with GraphStore(settings.neo4j) as store:
         report = run_lint(store, config=config, actor=who())
         flagged = flag_file_drift(store, settings.sources_dir, report.generated_at) if args.flag_drift else {}

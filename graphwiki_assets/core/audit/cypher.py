@@ -17,5 +17,3 @@ RETURN l.id AS id, toString(l.at) AS at, l.action AS action, l.actor AS actor, l
        l.summary AS summary, l.inputs AS inputs, l.outputs AS outputs
 ORDER BY l.recorded_at, l.id
 """
-
-COUNT = "MATCH (l:LogEntry) RETURN count(l) AS n"

@@ -31,10 +31,6 @@ class LoadedConfig:
     config: SchemaConfig
     origin: str  # the file it was read from, or "preset:<name>"
 
-    @property
-    def version(self) -> str:
-        return self.config.version
-
 
 def preset_text(name: str) -> str:
     if name not in PRESETS:

@@ -118,6 +118,16 @@ WITH src, old, derived, count(a) AS answers
 RETURN src.id AS source_id, old.id AS id, derived + answers AS flagged
 """
 
+# The corroboration rule, for a concept or a claim `c` with `independent` files behind it:
+# below the threshold it is kept and linked but flagged; a later file stating it lifts that
+# flag (and only that one: a flag with another reason stays).
+_CORROBORATION_FLAG = """FOREACH (_ IN CASE WHEN independent < $corroboration AND NOT coalesce(c.needs_review, false) THEN [1] ELSE [] END |
+  SET c.needs_review = true, c.review_reason = $awaiting, c.needs_review_since = datetime($now))
+FOREACH (_ IN CASE WHEN independent >= $corroboration AND c.review_reason = $awaiting THEN [1] ELSE [] END |
+  SET c.needs_review = false, c.review_reason = null, c.needs_review_since = null,
+      c.corroborated_at = datetime($now))
+"""
+
 MERGE_CONCEPTS = """
 UNWIND $actions AS a
 MATCH (s:Source {id: a.source_id})
@@ -145,14 +155,7 @@ OPTIONAL MATCH (c)-[:DERIVED_FROM]->(src:Source)
 WITH c, count(DISTINCT src) AS n, count(DISTINCT src.path) AS independent
 SET c.source_count = n, c.summary_dirty = (n > 1), c.independent_sources = independent
 WITH c, independent
-// below the corroboration threshold a concept is kept and linked but flagged; a later
-// file stating it lifts that flag (and only that one: a flag with another reason stays)
-FOREACH (_ IN CASE WHEN independent < $corroboration AND NOT coalesce(c.needs_review, false) THEN [1] ELSE [] END |
-  SET c.needs_review = true, c.review_reason = $awaiting, c.needs_review_since = datetime($now))
-FOREACH (_ IN CASE WHEN independent >= $corroboration AND c.review_reason = $awaiting THEN [1] ELSE [] END |
-  SET c.needs_review = false, c.review_reason = null, c.needs_review_since = null,
-      c.corroborated_at = datetime($now))
-"""
+""" + _CORROBORATION_FLAG
 
 MERGE_NOT_SAME = """
 UNWIND $links AS l
@@ -242,7 +245,7 @@ ON CREATE SET r.created_at = datetime($now), r.backend = $backend
 """
 
 # A claim is stated by the files behind it and behind the claims found to say the same;
-# below the corroboration threshold it is flagged like a concept (see MERGE_CONCEPTS).
+# the corroboration rule is the concepts'.
 RECOMPUTE_CLAIM_CORROBORATION = """
 UNWIND $ids AS id
 MATCH (c:Claim {id: id})
@@ -251,12 +254,7 @@ CALL (c) {
   RETURN count(DISTINCT s.path) AS independent
 }
 SET c.independent_sources = independent
-FOREACH (_ IN CASE WHEN independent < $corroboration AND NOT coalesce(c.needs_review, false) THEN [1] ELSE [] END |
-  SET c.needs_review = true, c.review_reason = $awaiting, c.needs_review_since = datetime($now))
-FOREACH (_ IN CASE WHEN independent >= $corroboration AND c.review_reason = $awaiting THEN [1] ELSE [] END |
-  SET c.needs_review = false, c.review_reason = null, c.needs_review_since = null,
-      c.corroborated_at = datetime($now))
-"""
+""" + _CORROBORATION_FLAG
 
 CONTRADICTS_NEIGHBOURS = """
 UNWIND $ids AS id

@@ -111,9 +111,8 @@ class Ingestor:
 
     def extract(self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None) -> tuple[list[Candidates],
                                                                                                     list[CommitReport]]:
-        with self.times.stage("extract"):
-            return extract_sources(self.llm, docs, self.config.extract, also, progress=self.log,
-                                   taxonomy=self.config.schema.taxonomy)
+        return extract_sources(self.llm, docs, self.config.extract, also, progress=self.log,
+                               taxonomy=self.config.schema.taxonomy, scope=self.scope(), times=self.times)
 
     def embed(self, batch: list[Candidates]) -> Vectors:
         """Every vector the batch needs, in one encode call (before the lease: no graph needed)."""
@@ -179,11 +178,7 @@ class Ingestor:
     def prepare(self, items: list[SourceDocument | SourceRejected]) -> "Prepared":
         """Everything of a batch that needs no lease: triage, scope, extraction, embeddings."""
         docs, also, reports = self.triage(items)
-        with self.times.stage("scope"):
-            docs, outside, why = self.scope().split(docs)
         candidates, failed = self.extract(docs, also)
-        candidates = [c.model_copy(update={"scope_reason": why.get(c.source_id, "")}) for c in candidates]
-        candidates += [c.model_copy(update={"also_paths": also.get(c.source_id, [])}) for c in outside]
         vectors = self.embed(candidates) if candidates else None
         return Prepared(items=items, candidates=candidates, vectors=vectors, reports=reports + failed)
 
@@ -203,13 +198,24 @@ class Ingestor:
 
 def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
                     also: dict[str, list[str]] | None = None, progress: Callable[[str], None] | None = None,
-                    taxonomy: Taxonomy | None = None) -> tuple[list[Candidates], list[CommitReport]]:
-    """Candidates for the documents that extraction could read, failure reports for the rest."""
-    extracted = extract_documents(llm, docs, config, progress=progress, taxonomy=taxonomy)
+                    taxonomy: Taxonomy | None = None, scope: Scope | None = None,
+                    times: StageTimes | None = None) -> tuple[list[Candidates], list[CommitReport]]:
+    """Candidates for the documents that extraction could read, failure reports for the rest.
+    With a ``scope``, documents outside the focus are candidates that promote nothing and
+    cost no extraction call."""
+    times = times or StageTimes()
+    outside, why = [], {}
+    if scope is not None:
+        with times.stage("scope"):
+            docs, outside, why = scope.split(docs)
+    with times.stage("extract"):
+        extracted = extract_documents(llm, docs, config, progress=progress, taxonomy=taxonomy)
     by_id = {d.source_id: d for d in docs}
     failed = [CommitReport(source_id=sid, path=by_id[sid].path, status="failed", reason=reason)
               for sid, reason in extracted.failed.items()]
-    candidates = [c.model_copy(update={"also_paths": (also or {}).get(c.source_id, [])}) for c in extracted.candidates]
+    candidates = [c.model_copy(update={"also_paths": (also or {}).get(c.source_id, []),
+                                       "scope_reason": why.get(c.source_id, c.scope_reason)})
+                  for c in extracted.candidates + outside]
     return candidates, failed
 
 

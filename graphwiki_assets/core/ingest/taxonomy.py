@@ -26,10 +26,6 @@ class TypeCounts:
     counts: Counter[str] = field(default_factory=Counter)
     off_taxonomy: Counter[str] = field(default_factory=Counter)  # extracted types that were not a type
 
-    def add(self, other: "TypeCounts") -> None:
-        self.counts.update(other.counts)
-        self.off_taxonomy.update(other.off_taxonomy)
-
     def as_dict(self) -> dict:
         return {**{k: self.counts.get(k, 0) for k in (KEPT, MAPPED, FALLBACK, DROPPED)},
                 "off_taxonomy_types": dict(self.off_taxonomy.most_common(20))}

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwiki_assets.core.audit import Entry, append
+from graphwiki_assets.core.config import Thresholds
 from graphwiki_assets.core.lint import checks, cypher
 from graphwiki_assets.core.lint.checks import SEVERITY_RANK, CheckResult, Severity
 from graphwiki_assets.core.store.driver import GraphStore
@@ -33,6 +34,13 @@ class LintConfig:
     max_orphan_rate: float = 0.05
     cap: int = checks.CAP
     sources_dir: Path | None = None  # where relative Source paths live on disk
+
+    @classmethod
+    def with_thresholds(cls, thresholds: Thresholds, stale_days: int | None = None, hub_limit: int | None = None,
+                        **rest: Any) -> "LintConfig":
+        """The staleness window and hub size from the schema config's thresholds unless given."""
+        return cls(stale_days=thresholds.staleness_days if stale_days is None else stale_days,
+                   hub_limit=thresholds.hub_size if hub_limit is None else hub_limit, **rest)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.audit import read_entries
 from graphwiki_assets.core.config import SchemaConfig
+from graphwiki_assets.core.llm.offline.text import first_sentence
 from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.overview import cypher
 from graphwiki_assets.core.store.driver import GraphStore
@@ -46,7 +47,7 @@ class Overview:
                 "gaps": {"empty_types": self.empty_types, "without_claims": self.without_claims_names}}
 
     def markdown(self) -> str:
-        lines = [f"# Overview", "",
+        lines = ["# Overview", "",
                  f"_{self.generated_at[:19]} UTC, schema config {self.config_version}. Concepts stated by at least "
                  f"{self.corroboration} independent sources; {self.single_source} more rest on one source and "
                  f"await corroboration._", ""]
@@ -73,9 +74,7 @@ class Overview:
 
 
 def _first_line(summary: str) -> str:
-    text = " ".join((summary or "").split())
-    end = text.find(". ")
-    return (text[: end + 1] if end > 0 else text)[:200] or "_no summary yet_"
+    return first_sentence(" ".join((summary or "").split()), 200) or "_no summary yet_"
 
 
 def build_overview(store: GraphStore, config: SchemaConfig, now: datetime | None = None) -> Overview:

@@ -87,13 +87,19 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
         marks.insert(0, ("disputed", ", ".join(live or claim.opponents) or claim.id))
         against = "; ".join(f"{o}: \"{sub.claims[o].text}\"" for o in live) or "an unresolved CONTRADICTS"
         notes.insert(0, f"{claim.id} is disputed: \"{claim.text}\" is contradicted by {against}")
-    if claim.needs_review and claim.review_reason == AWAITING_CORROBORATION:
-        marks.append(("one source", claim.id))
-        notes.append(f"{claim.id} rests on one source so far")
-    elif claim.needs_review:
-        marks.append(("needs review", claim.id))
-        notes.append(f"{claim.id} needs review: {claim.review_reason or 'flagged at ingest'}")
+    if claim.needs_review:
+        _review_mark(claim.id, claim.id, claim.review_reason, marks, notes)
     _add(out, claim.id, claim.text, sources, marks, notes)
+
+
+def _review_mark(node_id: str, named: str, reason: str | None, marks: list[tuple[str, str]], notes: list[str]) -> None:
+    """A flagged fact's mark: "one source" while it awaits corroboration, else "needs review"."""
+    if reason == AWAITING_CORROBORATION:
+        marks.append(("one source", node_id))
+        notes.append(f"{named} rests on one source so far")
+    else:
+        marks.append(("needs review", node_id))
+        notes.append(f"{named} needs review: {reason or 'flagged at ingest'}")
 
 
 def concept_fact_text(name: str, type_: str, summary: str) -> str:
@@ -109,13 +115,8 @@ def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
     if concept.status != "current":
         marks.insert(0, (concept.status, concept.id))
         notes.insert(0, f"concept {concept.name} ({concept.id}) is {concept.status}")
-    if concept.needs_review and concept.review_reason == AWAITING_CORROBORATION:
-        marks.append(("one source", concept.id))
-        notes.append(f"concept {concept.name} ({concept.id}) rests on one source so far")
-    elif concept.needs_review:
-        marks.append(("needs review", concept.id))
-        notes.append(f"concept {concept.name} ({concept.id}) needs review: "
-                     f"{concept.review_reason or 'flagged at ingest'}")
+    if concept.needs_review:
+        _review_mark(concept.id, f"concept {concept.name} ({concept.id})", concept.review_reason, marks, notes)
     _add(out, concept.id, concept_fact_text(concept.name, concept.type, concept.summary), sources, marks, notes)
 
 

@@ -63,7 +63,6 @@ LIMIT $k
 RETURN node.id AS id, score
 """
 
-# The un-promoted fallback: the term occurs in source text though no concept carries it.
 # The ladder's raw-source rung: current sources that name a missing term, and those close
 # to the question (exact cosine, floor applied), phrase matches first.
 RAW_SOURCES = """
@@ -82,6 +81,7 @@ ORDER BY s.id IN $phrase_ids DESC, score DESC, s.id
 LIMIT $k
 """
 
+# The un-promoted fallback: the term occurs in source text though no concept carries it.
 SOURCES_MENTIONING = """
 CALL db.index.fulltext.queryNodes('source_text', $phrase, {limit: $k}) YIELD node, score
 RETURN node.id AS id, node.title AS title, score

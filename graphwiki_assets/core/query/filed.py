@@ -42,7 +42,6 @@ def answer_id(question: str, text: str) -> str:
 def file_answer(store: GraphStore, embedder, answer: Answer, actor: str = "graphwiki") -> str:
     """Store ``answer`` and return its id; the same answer filed twice is one node. The
     filing and its audit-log entry commit together."""
-
     if not answer.found or not answer.sentences:
         raise NotFileable("the answer found nothing to say; only answers with cited sentences are filed")
     if not answer.citations:

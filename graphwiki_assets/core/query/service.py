@@ -16,8 +16,8 @@ from pathlib import Path
 from graphwiki_assets.core.audit import append
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.query import answer as synthesis
-from graphwiki_assets.core.query import fallback
-from graphwiki_assets.core.query import compare, cypher, paths, patterns, ppr, provenance, subgraph, topic, traversal
+from graphwiki_assets.core.query import (compare, cypher, fallback, paths, patterns, ppr, provenance, subgraph, topic,
+                                        traversal)
 from graphwiki_assets.core.query.filed import filed_near
 from graphwiki_assets.core.query.global_search import global_search
 from graphwiki_assets.core.query.linking import LinkConfig, link_entities, link_question

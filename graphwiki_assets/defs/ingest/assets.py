@@ -19,6 +19,7 @@ from pathlib import Path
 
 import dagster as dg
 
+from graphwiki_assets.core.embeddings import LazyEmbedder
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
 from graphwiki_assets.core.ingest.files import SourceDocument, SourceRejected, read_source
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
@@ -103,23 +104,20 @@ def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, graph
     before = client.usage.snapshot()
     new = {key: v for key, v in sources.items() if v["status"] == "new"}
     docs = [SourceDocument(path=v["path"], title=v["title"], text=v["text"], sha256=v["sha256"]) for v in new.values()]
-    also = {d.source_id: v["also_paths"] for d, v in zip(docs, new.values())}
     config = _config(graphwiki)
     schema = config.schema
-    outside, why = [], {}
-    if schema.purpose.focus or schema.purpose.exclude:  # the model loads only when a focus asks for it
-        scope = Scope(schema.purpose, embeddings.embedder(), schema.thresholds.scope_floor)
-        docs, outside, why = scope.split(docs)  # outside the focus: a Source, but no extraction call
-    candidates, failed = extract_sources(client, docs, config.extract, progress=context.log.info, also=also,
-                                         taxonomy=schema.taxonomy)
-    candidates = [c.model_copy(update={"scope_reason": why.get(c.source_id, "")}) for c in candidates]
-    candidates += [c.model_copy(update={"also_paths": also.get(c.source_id, [])}) for c in outside]
+    # the model loads only when a focus asks for it; outside it a source costs no extraction call
+    scope = Scope(schema.purpose, LazyEmbedder(embeddings.model), schema.thresholds.scope_floor)
+    candidates, failed = extract_sources(client, docs, config.extract, progress=context.log.info,
+                                         also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())},
+                                         taxonomy=schema.taxonomy, scope=scope)
+    outside = sum(c.scope == "out" for c in candidates)
     out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
     out.update({c.path: c for c in candidates})
     out.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
     context.add_output_metadata({
-        "sources_extracted": dg.MetadataValue.int(len(candidates) - len(outside)),
-        "sources_out_of_scope": dg.MetadataValue.int(len(outside)),
+        "sources_extracted": dg.MetadataValue.int(len(candidates) - outside),
+        "sources_out_of_scope": dg.MetadataValue.int(outside),
         "sources_failed": dg.MetadataValue.int(len(failed)),
         "concepts": dg.MetadataValue.int(sum(len(c.extraction.concepts) for c in candidates)),
         "claims": dg.MetadataValue.int(sum(len(c.extraction.claims) for c in candidates)),

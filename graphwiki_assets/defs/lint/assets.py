@@ -32,12 +32,10 @@ class LintRunConfig(dg.Config):
 def lint_report(context: dg.AssetExecutionContext, config: LintRunConfig, neo4j: Neo4jResource,
                 graphwiki: GraphwikiConfig) -> dg.MaterializeResult:
     sources_dir = Path(graphwiki.sources_dir)
-    thresholds = graphwiki.schema().config.thresholds
-    settings = LintConfig(
-        stale_days=thresholds.staleness_days if config.stale_days is None else config.stale_days,
-        review_days=config.review_days,
-        hub_limit=thresholds.hub_size if config.hub_limit is None else config.hub_limit,
-        sample_size=config.sample_size, max_orphan_rate=config.max_orphan_rate, sources_dir=sources_dir)
+    settings = LintConfig.with_thresholds(
+        graphwiki.schema().config.thresholds, stale_days=config.stale_days, hub_limit=config.hub_limit,
+        review_days=config.review_days, sample_size=config.sample_size, max_orphan_rate=config.max_orphan_rate,
+        sources_dir=sources_dir)
     with neo4j.open() as store:
         report = run_lint(store, config=settings, actor=f"dagster run {context.run_id[:8]}")
         if config.flag_drift:
