@@ -15,11 +15,11 @@ from graphwiki_assets.core.audit import Entry, append, read_entries
 from graphwiki_assets.core.ingest import commit
 from graphwiki_assets.core.ingest.files import sha256_text
 from graphwiki_assets.core.lint.report import run_lint
-from graphwiki_assets.core.lint.resolve import resolve_dispute
-from graphwiki_assets.core.lint.review import confirm
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.filed import file_answer
+from graphwiki_assets.core.review.decide import confirm
+from graphwiki_assets.core.review.resolve import resolve_dispute
 from tests.ingest_helpers import SMOKE_TEXTS, ingest, write_sources
 from tests.test_lint_cli import cli  # noqa: F401  (fixture)
 from tests.test_lint_graph import NOW, plant_clean_graph

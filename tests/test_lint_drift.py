@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from graphwiki_assets.core.ingest.files import sha256_text
 from graphwiki_assets.core.lint import checks
-from graphwiki_assets.core.lint.drift import flag_file_drift
+from graphwiki_assets.core.review.impact import flag_file_drift
 from tests.test_lint_graph import NOW, TEXTS, plant_clean_graph
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from graphwiki_assets.core.lint.split import split_concept_id
+from graphwiki_assets.core.review.split import split_concept_id
 from tests.test_lint_cli import cli  # noqa: F401  (fixture)
 from tests.test_lint_graph import plant_clean_graph
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwiki_assets.core.lint.cypher import impact_query
-from graphwiki_assets.core.lint.impact import UnknownSource, impact, parse_depth
+from graphwiki_assets.core.review.cypher import impact_query
+from graphwiki_assets.core.review.impact import UnknownSource, impact, parse_depth
 from tests.test_lint_graph import NOW, plant_clean_graph
 
 DIRECT = {"cypher", "neo4j", "claim-imperative", "claim-cql-queries"}  # what derives from cql.md

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from graphwiki_assets.core.lint.judgments import sample_judgments
 from graphwiki_assets.core.lint.report import run_lint
-from graphwiki_assets.core.lint.review import ReviewError, confirm, get_judgment, reject, sample_judgments
-from graphwiki_assets.core.lint.split import plan_split, split_concept_id
 from graphwiki_assets.core.lint.verify import verify_graph
+from graphwiki_assets.core.review.decide import confirm, reject
+from graphwiki_assets.core.review.record import ReviewError, get_judgment
+from graphwiki_assets.core.review.split import plan_split, split_concept_id
 from tests.test_lint_graph import DEFECT_CHECKS, NOW, plant_clean_graph
 
 CQL = split_concept_id("judgment-cql")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graphwiki_assets.core.lint import checks
-from graphwiki_assets.core.lint.resolve import DisputeError, resolve_dispute
 from graphwiki_assets.core.lint.verify import verify_graph
+from graphwiki_assets.core.review.resolve import DisputeError, resolve_dispute
 from tests.test_lint_graph import NOW, plant_clean_graph
 
 

@@ -34,8 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.config import load_config
-    from graphwiki_assets.core.lint.drift import flag_file_drift
     from graphwiki_assets.core.lint.report import LintConfig, run_lint
+    from graphwiki_assets.core.review.impact import flag_file_drift
 
     settings = Settings.from_env()
     config = LintConfig.with_thresholds(load_config(settings.config_path, settings.home).config.thresholds,

@@ -67,7 +67,8 @@ def describe(j) -> str:
 
 
 def run_review(args: argparse.Namespace) -> int:
-    from graphwiki_assets.core.lint.review import confirm, reject, sample_judgments
+    from graphwiki_assets.core.lint.judgments import sample_judgments
+    from graphwiki_assets.core.review.decide import confirm, reject
 
     settings, store = _store()
     by, embed = args.by or who(), None if args.no_embed else LazyEmbedder(settings.embedding_model)
@@ -118,7 +119,7 @@ def _outcome_line(o: dict) -> str:
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    from graphwiki_assets.core.lint.resolve import resolve_dispute
+    from graphwiki_assets.core.review.resolve import resolve_dispute
 
     _, store = _store()
     with store:
@@ -129,7 +130,7 @@ def run_resolve(args: argparse.Namespace) -> int:
 
 
 def run_impact(args: argparse.Namespace) -> int:
-    from graphwiki_assets.core.lint.impact import impact, parse_depth
+    from graphwiki_assets.core.review.impact import impact, parse_depth
 
     depth = parse_depth(args.depth)  # refuse a bad depth before connecting
     _, store = _store()

@@ -14,7 +14,7 @@ from typing import Any, Literal, Sequence
 
 from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.lint.drift import file_drift, text_drift
-from graphwiki_assets.core.lint.review import count_judgments, sample_judgments
+from graphwiki_assets.core.lint.judgments import count_judgments, sample_judgments
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION, STATUSES
 

@@ -3,7 +3,8 @@
 * stored text vs hash: a Source's ``text`` no longer hashes to its ``sha256`` (the
   immutable text was edited in place; corruption, a hard gate);
 * file on disk vs its latest Source: the file changed since it was ingested, so what
-  derived from that version needs review until it is re-ingested.
+  derived from that version needs review until it is re-ingested (flagged by
+  ``core/review/impact.py``).
 
 Hashing uses the ingest's own reader, so "same text" means the same thing on both sides.
 """
@@ -11,7 +12,6 @@ Hashing uses the ingest's own reader, so "same text" means the same thing on bot
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Sequence
 
@@ -83,15 +83,3 @@ def file_drift(store: GraphStore, sources_dir: Path | None = None) -> FileScan:
         if sha != row["sha256"]:
             scan.drifted.append(Drift(row["id"], row["path"], problem, row["sha256"], sha, row["dependents"]))
     return scan
-
-
-def flag_file_drift(store: GraphStore, sources_dir: Path | None, now: datetime) -> dict[str, list[str]]:
-    """Flag needs_review on the dependents of every drifted Source: {source id: flagged ids}."""
-    from graphwiki_assets.core.lint.impact import impact
-
-    flagged = {}
-    for drift in file_drift(store, sources_dir).drifted:
-        result = impact(store, drift.source_id, depth=1, flag=True, now=now,
-                        reason=f"source file changed on disk: {drift.path}")
-        flagged[drift.source_id] = result.flagged
-    return flagged

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphwiki_assets.core.lint.checks import CheckResult
-from graphwiki_assets.core.markdown import cell, table  # noqa: F401  (re-exported for the report)
+from graphwiki_assets.core.lint.targets import TARGETS, meets_target
+from graphwiki_assets.core.markdown import table
 
 ICON = {"info": "ok", "warn": "WARN", "error": "ERROR"}
 
@@ -29,8 +28,7 @@ def check_section(result: CheckResult) -> list[str]:
 
 
 def render(report) -> str:
-    from graphwiki_assets.core.lint.report import TARGETS, meets_target
-
+    """``report`` is a ``LintReport``, untyped here because ``report.py`` imports this module."""
     lines = [f"# Graph lint — {report.generated_at:%Y-%m-%d %H:%M} UTC", "",
              f"Overall: **{ICON[report.severity]}**", "", "## Checks", ""]
     # "listed": the rows shown below; a sample (judgment_sample) lists a few of its count

@@ -14,15 +14,9 @@ from graphwiki_assets.core.audit import Entry, append
 from graphwiki_assets.core.config import Thresholds
 from graphwiki_assets.core.lint import checks, cypher
 from graphwiki_assets.core.lint.checks import SEVERITY_RANK, CheckResult, Severity
+from graphwiki_assets.core.lint.markdown import render
+from graphwiki_assets.core.lint.targets import TARGETS
 from graphwiki_assets.core.store.driver import GraphStore
-
-# The second seed's success metrics: (comparison, target).
-TARGETS = {
-    "orphan_rate": ("<", 0.05),
-    "provenance_completeness": ("=", 1.0),
-    "dangling_references": ("=", 0),
-    "contested_flag_accuracy": ("=", 1.0),
-}
 
 
 @dataclass(frozen=True)
@@ -64,8 +58,6 @@ class LintReport:
                 "checks": [c.as_dict() for c in self.checks]}
 
     def markdown(self) -> str:
-        from graphwiki_assets.core.lint.markdown import render
-
         return render(self)
 
 
@@ -111,8 +103,3 @@ def metrics_of(store: GraphStore, results: list[CheckResult]) -> dict[str, float
     metrics.update({f"{c.name}_count": c.count for c in results})
     metrics.update(store.query(cypher.GRAPH_COUNTS)[0])
     return metrics
-
-
-def meets_target(name: str, value: float) -> bool:
-    op, target = TARGETS[name]
-    return value < target if op == "<" else value == target

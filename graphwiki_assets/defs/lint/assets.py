@@ -6,8 +6,8 @@ from typing import Optional
 import dagster as dg
 
 from graphwiki_assets.core.lint.checks import CHECKS
-from graphwiki_assets.core.lint.drift import flag_file_drift
 from graphwiki_assets.core.lint.report import LintConfig, run_lint
+from graphwiki_assets.core.review.impact import flag_file_drift
 from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.lint.metadata import check_result, report_metadata
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource

@@ -1,4 +1,5 @@
-"""Impact analysis: what a change to one source can reach, and optionally flag it for review.
+"""Impact analysis: what a change to one source can reach, and optionally flag it for review;
+``flag_file_drift`` flags what every file changed on disk reaches.
 
 Depth 0 is the source alone; depth N follows N hops over DERIVED_FROM / ABOUT / RELATED_TO /
 CONTRADICTS / PART_OF (depth 1 = what derives from the source); ``None`` (``*``) is the
@@ -9,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 
-from graphwiki_assets.core.lint import cypher
+from graphwiki_assets.core.lint.drift import file_drift
+from graphwiki_assets.core.review import cypher
 from graphwiki_assets.core.store.driver import GraphStore
 
 UNBOUNDED = None
@@ -76,3 +79,13 @@ def impact(store: GraphStore, source: str, depth: int | str | None = 1, flag: bo
                            reason=reason or f"impact of a change to source {src['id']}")
         result.flagged = sorted(r["id"] for r in rows)
     return result
+
+
+def flag_file_drift(store: GraphStore, sources_dir: Path | None, now: datetime) -> dict[str, list[str]]:
+    """Flag needs_review on the dependents of every drifted Source: {source id: flagged ids}."""
+    flagged = {}
+    for drift in file_drift(store, sources_dir).drifted:
+        result = impact(store, drift.source_id, depth=1, flag=True, now=now,
+                        reason=f"source file changed on disk: {drift.path}")
+        flagged[drift.source_id] = result.flagged
+    return flagged

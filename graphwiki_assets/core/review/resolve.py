@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from neo4j import ManagedTransaction
 
 from graphwiki_assets.core.audit import Entry, append_in
-from graphwiki_assets.core.lint import cypher
+from graphwiki_assets.core.review import cypher
 from graphwiki_assets.core.store.driver import GraphStore, rows
 
 
