@@ -1,11 +1,17 @@
-"""Markdown tables for reports and Dagster metadata: one way to render a cell and a table."""
+"""Markdown tables for reports and Dagster metadata: one way to render a table, two ways to
+render a cell (short for reading, exact for numbers that are compared)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 CELL = 120  # characters per table cell
+
+
+def escape(text: str) -> str:
+    """One line, and a pipe in the text does not end the cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def cell(value: Any) -> str:
@@ -15,13 +21,18 @@ def cell(value: Any) -> str:
         value = ", ".join(str(v) for v in value)
     if isinstance(value, float):
         value = f"{value:.4g}"
-    text = str(value).replace("|", "\\|").replace("\n", " ")
+    text = escape(str(value))
     return text if len(text) <= CELL else text[:CELL - 1] + "…"
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+def exact_cell(value: Any) -> str:
+    """The value as it is: every digit, never cut; '–' for none."""
+    return "–" if value is None else escape(str(value))
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]], render: Callable[[Any], str] = cell) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(render(v) for v in row) + " |" for row in rows]
     return lines
 
 

@@ -17,6 +17,7 @@ from graphwiki_assets.core.evals import answers, baselines, contradictions, er, 
 from graphwiki_assets.core.evals.datasets import (ANSWER_SETS, CONTRADICTION_SETS, ER_SETS, EXTRACTION_SETS,
                                                   MULTIHOP_SETS, er_pairs, extraction_gold)
 from graphwiki_assets.core.evals.runs import answers_eval, contradictions_eval, er_eval, extraction_eval, multihop_eval
+from graphwiki_assets.core.markdown import exact_cell, table
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "evals"
@@ -35,9 +36,7 @@ def _plot(png: bytes) -> dg.MetadataValue:
 
 
 def md_table(rows: list[dict], columns: list[str]) -> str:
-    head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
-    cell = lambda v: "–" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-    return head + "".join("| " + " | ".join(cell(r.get(c, "")) for c in columns) + " |\n" for r in rows)
+    return "\n".join(table(columns, [[r.get(c, "") for c in columns] for r in rows], exact_cell)) + "\n"
 
 
 def regression_check(eval_name: str, result: dict) -> dg.AssetCheckResult:
