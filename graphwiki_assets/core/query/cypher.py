@@ -92,6 +92,8 @@ RETURN node.id AS id, node.title AS title, score
 # A concept's summary cites at most $source_limit of its sources, current and newest first:
 # a hub named by hundreds of sources would otherwise load (and cite) all of them.
 # Sources are listed only for the concepts in $cite (those whose summary is cited).
+# source_total is the concept's DERIVED_FROM degree: ingest MERGEs one edge per source and
+# a concept derives from sources only, so the count store answers it without walking a hub.
 LOAD_CONCEPTS = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})
@@ -105,7 +107,7 @@ OPTIONAL CALL (c) {
 RETURN c.id AS id, c.name AS name, coalesce(c.type, 'Concept') AS type, coalesce(c.summary, '') AS summary,
        coalesce(c.status, 'current') AS status, coalesce(c.needs_review, false) AS needs_review,
        c.review_reason AS review_reason, coalesce(cited, []) AS sources,
-       COUNT { MATCH (c)-[:DERIVED_FROM]->(s:Source) RETURN DISTINCT s } AS source_total
+       COUNT { (c)-[:DERIVED_FROM]->() } AS source_total
 """
 
 LOAD_CLAIMS = """
