@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from graphwiki_assets.core.llm.client import LLMBadOutput, LLMUnavailable, build_llm
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     NO_VERDICT,
     AnswerRequest,
     EntityView,

@@ -23,7 +23,7 @@ from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.injection import strip_injections
 from graphwiki_assets.core.llm.pool import call_all
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     DocumentExtraction,
     ExtractBatchRequest,
     ExtractedClaim,

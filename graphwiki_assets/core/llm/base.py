@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from graphwiki_assets.core.llm import prompts, validation
 from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
 from graphwiki_assets.core.llm.halving import CallSizes
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     AnswerResponse,
     CommunityReportRequest,

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     SHAPES,
     AnswerRequest,
     CommunityReportRequest,

@@ -23,7 +23,7 @@ from typing import Any
 from graphwiki_assets.core.llm.base import TASKS
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     ClaimPair,
     CommunityInput,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from graphwiki_assets.core.llm.client import LLMError
-from graphwiki_assets.core.llm.requests import RouteRequest
+from graphwiki_assets.core.llm.calls import RouteRequest
 from graphwiki_assets.core.query.models import SHAPES, Route
 
 _EDGES = re.compile(r"^[\s\"'“”‘’`]+|[\s\"'“”‘’`?.!,;:]+$")
