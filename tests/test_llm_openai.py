@@ -12,7 +12,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from graphwiki_assets.core.llm.client import LLMBadOutput, LLMUnavailable, build_llm
 from graphwiki_assets.core.llm.calls import (
     NO_VERDICT,
     AnswerRequest,
@@ -23,6 +22,7 @@ from graphwiki_assets.core.llm.calls import (
     JudgeRequest,
     SummaryRequest,
 )
+from graphwiki_assets.core.llm.client import LLMBadOutput, LLMUnavailable, build_llm
 from graphwiki_assets.core.settings import LLMSettings
 
 TIMEOUT_S = 0.5

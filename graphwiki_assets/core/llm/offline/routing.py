@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from graphwiki_assets.core.llm.calls import RouteRequest, RouteResponse
 from graphwiki_assets.core.llm.offline.candidates import capitalised_runs, quoted_terms
 from graphwiki_assets.core.llm.offline.text import STOPWORDS
-from graphwiki_assets.core.llm.calls import RouteRequest, RouteResponse
 
 _I = re.IGNORECASE
 # "the corpus", "these documents", "my notes", "this knowledge base"...
