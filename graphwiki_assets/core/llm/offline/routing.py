@@ -92,6 +92,8 @@ def _split_list(span: str) -> list[str]:
 
 
 def _singular_type(phrase: str) -> str:
+    # Not normal_forms.singular, which keeps 'status' and 'gas' whole (here 'statu', 'ga'):
+    # that would change what the rules answer, which only a new OFFLINE_LABEL may do.
     head = phrase.split()[-1].lower()
     if head == "people":
         return "Person"
