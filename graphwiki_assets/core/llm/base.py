@@ -1,8 +1,9 @@
 """What every backend shares: errors, usage counters, and the table of tasks.
 
 A task ties a request type to its response type, prompt builder and prompt version; its
-response schema is made from the response type. Backends implement one method, ``_complete``; the checks that hold a
-response to its request (ids, names, citations) run here, the same for every backend.
+response schema is made from the response type (``llm.schemas``). Backends implement one
+method, ``_complete``; the checks that hold a response to its request (ids, names,
+citations) run here, the same for every backend.
 """
 
 from __future__ import annotations

@@ -60,6 +60,9 @@ from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.migrations import migrate
 
 STATUSES = ("current", "superseded", "disputed")
+# The review_reason of a concept that one independent source states: kept, linked and
+# searchable, but flagged until another file states it (see core/ingest/cypher.py).
+AWAITING_CORROBORATION = "one independent source: awaiting corroboration"
 
 
 def in_play(node: str) -> str:
@@ -68,9 +71,7 @@ def in_play(node: str) -> str:
     No index serves it, and none did before: an inequality only scans the status index, and
     a label scan was no slower (100k concepts). Every Cypher module filters with this text."""
     return f"coalesce({node}.status, 'current') <> 'superseded'"
-# The review_reason of a concept that one independent source states: kept, linked and
-# searchable, but flagged until another file states it (see core/ingest/cypher.py).
-AWAITING_CORROBORATION = "one independent source: awaiting corroboration"
+
 
 CONSTRAINTS = [
     "CREATE CONSTRAINT source_id IF NOT EXISTS FOR (n:Source) REQUIRE n.id IS UNIQUE",
