@@ -10,9 +10,9 @@ import pytest
 
 from graphwiki_assets.cli.main import main
 from graphwiki_assets.core.evals import answers
+from graphwiki_assets.core.llm.calls import SupportPair, SupportRequest
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.offline.support import check
-from graphwiki_assets.core.llm.requests import SupportPair, SupportRequest
 from graphwiki_assets.core.llm.rules_server import RulesServer
 
 FACT = "The Quorl valve opens at a pressure of 40 bar during the night shift."

@@ -11,8 +11,8 @@ import pytest
 
 from graphwiki_assets.cli.main import main
 from graphwiki_assets.core.evals import extraction as ex
+from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept
 from graphwiki_assets.core.llm.client import build_llm
-from graphwiki_assets.core.llm.requests import ExtractedClaim, ExtractedConcept
 
 DOC = ex.GoldDoc(
     id="d1", title="Tarnwell", text="", split="tune",

@@ -9,9 +9,9 @@ import pytest
 
 from graphwiki_assets.cli.main import main
 from graphwiki_assets.core.communities.refresh import refresh_communities
+from graphwiki_assets.core.llm.calls import RouteRequest
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.offline.routing import route
-from graphwiki_assets.core.llm.requests import RouteRequest
 from graphwiki_assets.core.query import ask
 from tests.community_corpus import CHEESE, CHEESE_NAMES, SKY, SKY_NAMES
 from tests.ingest_helpers import ingest, write_sources

@@ -7,14 +7,14 @@ from dataclasses import replace
 
 from graphwiki_assets.core.llm.base import TASKS, BaseLLM, Usage
 from graphwiki_assets.core.llm.cache import CachedLLM, cache_key
-from graphwiki_assets.core.llm.client import build_llm
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     EntityView,
     ExtractRequest,
     JudgePair,
     JudgeRequest,
     JudgeResponse,
 )
+from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.settings import LLMSettings
 
 DOC = ExtractRequest(source_id="s1", title="Kortel", text="Kortel is a hardware company. It sells storage appliances.")

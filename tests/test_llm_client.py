@@ -12,7 +12,7 @@ from graphwiki_assets.core.llm.client import LLMClient, build_llm
 from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL, OfflineLLM
 from graphwiki_assets.core.llm.openai_backend import OpenAILLM
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     NO_VERDICT,
     ConflictRequest,
     ClaimPair,
@@ -120,7 +120,7 @@ def test_conflict_verdicts_for_unasked_ids_are_dropped_and_silent_ids_default_to
 
 
 def test_duplicate_verdicts_keep_the_first():
-    from graphwiki_assets.core.llm.requests import JudgeResponse, Verdict
+    from graphwiki_assets.core.llm.calls import JudgeResponse, Verdict
 
     req = JudgeRequest(pairs=[JudgePair(pair_id="p", mention=EntityView(name="A"), candidate=EntityView(name="B"))])
     llm = Scripted(JudgeResponse(verdicts=[Verdict(pair_id="p", verdict="DIFFERENT", confidence=3.0), Verdict(pair_id="p", verdict="SAME")]))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
-from graphwiki_assets.core.llm.requests import ClaimPair, ConflictRequest
 
 CASES = [
     # negation over the same content

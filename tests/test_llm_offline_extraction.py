@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
+from graphwiki_assets.core.llm.calls import ExtractRequest
 from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL, OfflineLLM
 from graphwiki_assets.core.llm.offline.extraction import extract
 from graphwiki_assets.core.llm.offline.titles import parse_title
-from graphwiki_assets.core.llm.requests import ExtractRequest
 
 
 def run(title: str, text: str):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from graphwiki_assets.core.llm.calls import EntityView as E
+from graphwiki_assets.core.llm.calls import JudgePair, JudgeRequest
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
-from graphwiki_assets.core.llm.requests import EntityView as E
-from graphwiki_assets.core.llm.requests import JudgePair, JudgeRequest
 
 
 def verdict(a: E, b: E):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
-from graphwiki_assets.core.llm.requests import AnswerRequest, Fact, RouteRequest, SummaryRequest
+from graphwiki_assets.core.llm.calls import AnswerRequest, Fact, RouteRequest, SummaryRequest
 
 ROUTES = [
     ("What is Cypher?", "what_is", ["Cypher"]),

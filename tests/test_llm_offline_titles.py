@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from graphwiki_assets.core.llm.calls import ExtractRequest
 from graphwiki_assets.core.llm.offline.extraction import extract
 from graphwiki_assets.core.llm.offline.titles import names_entity
-from graphwiki_assets.core.llm.requests import ExtractRequest
 
 
 def run(title: str, text: str):

@@ -12,8 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from graphwiki_assets.core.llm.client import LLMBadOutput, LLMUnavailable, build_llm
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     NO_VERDICT,
     AnswerRequest,
     EntityView,
@@ -23,6 +22,7 @@ from graphwiki_assets.core.llm.requests import (
     JudgeRequest,
     SummaryRequest,
 )
+from graphwiki_assets.core.llm.client import LLMBadOutput, LLMUnavailable, build_llm
 from graphwiki_assets.core.settings import LLMSettings
 
 TIMEOUT_S = 0.5

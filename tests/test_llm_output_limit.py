@@ -12,7 +12,7 @@ from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.errors import LLMOutputTruncated
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.llm.prompts import entity_key
-from graphwiki_assets.core.llm.requests import EntityView, JudgePair, JudgeRequest
+from graphwiki_assets.core.llm.calls import EntityView, JudgePair, JudgeRequest
 from graphwiki_assets.core.llm.rules_server import RulesServer
 from graphwiki_assets.core.settings import LLMSettings
 

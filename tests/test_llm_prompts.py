@@ -9,7 +9,7 @@ import pytest
 
 from graphwiki_assets.core.llm import prompts
 from graphwiki_assets.core.llm.base import TASKS
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     ClaimPair,
     ConflictRequest,

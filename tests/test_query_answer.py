@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import socket
 
+from graphwiki_assets.core.llm.calls import AnswerSentence, Fact
 from graphwiki_assets.core.llm.client import build_llm
-from graphwiki_assets.core.llm.requests import AnswerSentence, Fact
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.answer import Facts, estimate_tokens, render
 from graphwiki_assets.core.settings import LLMSettings

@@ -13,7 +13,7 @@ from graphwiki_assets.core.config.load import PRESETS
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.client import build_llm
-from graphwiki_assets.core.llm.requests import ExtractedClaim, ExtractedConcept, ExtractResponse
+from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept, ExtractResponse
 from tests.ingest_helpers import SMOKE_TEXTS, write_sources
 
 TOOLS = """
@@ -146,7 +146,7 @@ def test_a_malformed_config_stops_the_cli_before_anything_is_written(store, sett
 
 def test_the_extractor_is_asked_for_the_taxonomy_types():
     from graphwiki_assets.core.llm.prompts import extract_messages
-    from graphwiki_assets.core.llm.requests import ExtractBatchRequest, ExtractRequest, TypeHint
+    from graphwiki_assets.core.llm.calls import ExtractBatchRequest, ExtractRequest, TypeHint
 
     request = ExtractBatchRequest(documents=[ExtractRequest(source_id="s", title="t", text="x")],
                                   types=[TypeHint(name="Technology", definition="A piece of software.")])

@@ -6,7 +6,7 @@ import argparse
 
 from graphwiki_assets.cli.output import add_common, at_least, emit, question, who
 from graphwiki_assets.cli.services import open_services
-from graphwiki_assets.core.query.models import SHAPES
+from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--hops", type=at_least(0), default=2, help="traversal depth of 'what is X' (default 2)")
     parser.add_argument("--k", type=at_least(1), default=8,
                         help="ranked results for related/shaped-like/topic (default 8)")
-    parser.add_argument("--shape", choices=SHAPES, help="skip the router and use this shape")
+    parser.add_argument("--shape", choices=SHAPE_NAMES, help="skip the router and use this shape")
     parser.add_argument("--refresh", action="store_true",
                         help="refresh what questions read besides the graph first (GDS projection, shape signatures)")
     parser.add_argument("--file", action="store_true",

@@ -136,9 +136,11 @@ def _text(result: dict) -> str:
                          f"{c['throughput_qps']} q/s, p95 {c['total_ms']['p95']} ms = {c['p95_ratio']} x the "
                          f"single-asker p95 ({c['single_p95_ms']} ms)")
     if result["growth"]:
+        from graphwiki_assets.core.evals.query_bench import SHAPES as TIMED_SHAPES
+
         g = result["growth"]
         lines.append(f"growth {g['from_concepts']} -> {g['to_concepts']} concepts (p95 end to end): " + ", ".join(
-            f"{shape} x{g[shape]['total_p95']}" for shape in ("what_is", "related", "connect", "shaped_like")))
+            f"{shape} x{g[shape]['total_p95']}" for shape in TIMED_SHAPES))
     lines.append("targets:")
     lines += [f"  {'ok  ' if t['ok'] else 'MISS'} {t['graph']}: {t['target']} = {t['measured']} (limit {t['limit']})"
               for t in result["targets"]]

@@ -1,15 +1,17 @@
 """Every statement about communities (the Leiden stream, membership, reports, reads)."""
 
+from graphwiki_assets.core.store.schema import in_play
+
 # Leiden on the concept layer, every level it went through (finest first). One thread and a
 # seed make the same graph give the same partition, so an unchanged graph costs no report.
-LEIDEN_STREAM = """
-CALL gds.leiden.stream($layer, {
+LEIDEN_STREAM = f"""
+CALL gds.leiden.stream($layer, {{
   relationshipWeightProperty: 'weight', includeIntermediateCommunities: true,
   randomSeed: $seed, concurrency: 1, maxLevels: $max_levels, gamma: $gamma
-})
+}})
 YIELD nodeId, communityId, intermediateCommunityIds
 WITH gds.util.asNode(nodeId) AS c, communityId, intermediateCommunityIds
-WHERE coalesce(c.status, 'current') <> 'superseded'
+WHERE {in_play('c')}
 RETURN c.id AS id, coalesce(intermediateCommunityIds, [communityId]) AS levels
 """
 
@@ -55,29 +57,29 @@ RETURN count(*) AS dropped
 
 # What a report is written from: the members most connected inside the community, and the
 # claims that tie the most members together, with their sources.
-CONTEXT = """
+CONTEXT = f"""
 UNWIND $ids AS kid
-MATCH (k:Community {id: kid})
-CALL (k) {
+MATCH (k:Community {{id: kid}})
+CALL (k) {{
   MATCH (c:Concept)-[:IN_COMMUNITY]->(k)
-  WITH c, COUNT { (c)-[:RELATED_TO|PART_OF]-(:Concept)-[:IN_COMMUNITY]->(k) } AS inner
+  WITH c, COUNT {{ (c)-[:RELATED_TO|PART_OF]-(:Concept)-[:IN_COMMUNITY]->(k) }} AS inner
   ORDER BY inner DESC, c.id
   LIMIT $max_members
-  RETURN collect({id: c.id, name: c.name, type: coalesce(c.type, 'Concept'), summary: coalesce(c.summary, ''),
-                  sources: [(c)-[:DERIVED_FROM]->(s:Source) WHERE coalesce(s.status, 'current') <> 'superseded' | s.id][..3]})
+  RETURN collect({{id: c.id, name: c.name, type: coalesce(c.type, 'Concept'), summary: coalesce(c.summary, ''),
+                  sources: [(c)-[:DERIVED_FROM]->(s:Source) WHERE {in_play('s')} | s.id][..3]}})
          AS members
-}
-CALL (k) {
+}}
+CALL (k) {{
   MATCH (c:Concept)-[:IN_COMMUNITY]->(k)
   MATCH (c)<-[:ABOUT]-(cl:Claim)
-  WHERE coalesce(cl.status, 'current') <> 'superseded'
+  WHERE {in_play('cl')}
   WITH cl, count(DISTINCT c) AS tied
   ORDER BY tied DESC, cl.id
   LIMIT $max_facts
-  RETURN collect({id: cl.id, text: cl.text,
-                  sources: [(cl)-[:DERIVED_FROM]->(s:Source) WHERE coalesce(s.status, 'current') <> 'superseded' | s.id]})
+  RETURN collect({{id: cl.id, text: cl.text,
+                  sources: [(cl)-[:DERIVED_FROM]->(s:Source) WHERE {in_play('s')} | s.id]}})
          AS facts
-}
+}}
 RETURN k.id AS id, members, facts
 """
 

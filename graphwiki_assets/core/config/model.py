@@ -11,17 +11,15 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from graphwiki_assets.core.normal_forms import singular
+
 # The relationship types between concepts that the graph knows (see core/store/schema.py).
 RELATIONS = ("RELATED_TO", "PART_OF")
 
 
 def type_key(text: str) -> str:
     """'Record labels', 'record label' and 'RecordLabel' are one type name."""
-    key = re.sub(r"[^a-z0-9]", "", (text or "").lower())
-    for plural, singular in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
-        if key.endswith(plural):
-            return key[: -len(plural)] + singular
-    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
+    return singular(re.sub(r"[^a-z0-9]", "", (text or "").lower()))
 
 
 class _Strict(BaseModel):

@@ -30,7 +30,7 @@ from graphwiki_assets.core.ingest.files import sha256_text
 from graphwiki_assets.core.ingest.models import Candidates, ClaimRecord, ConceptAction, ResolutionPlan
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
-from graphwiki_assets.core.llm.requests import ConflictRequest, ConflictResponse, ExtractedClaim, ExtractedConcept, ExtractResponse
+from graphwiki_assets.core.llm.calls import ConflictRequest, ConflictResponse, ExtractedClaim, ExtractedConcept, ExtractResponse
 from graphwiki_assets.core.store.driver import GraphStore
 
 LABELS = ("contradicts", "consistent", "unrelated_aspect")

@@ -4,6 +4,8 @@ The generated graph is written with ingest's own statements; what is here is onl
 ingest never writes (PART_OF) and what the benchmarks read to draw questions and sizes.
 """
 
+from graphwiki_assets.core.store.schema import in_play
+
 # -- the generated graph ------------------------------------------------------------------
 
 MERGE_PART_OF = """
@@ -39,23 +41,23 @@ RETURN concepts, claims, sources, relationships, contradictions
 
 # -- drawing benchmark questions from the graph -----------------------------------------------
 
-SAMPLE_CONCEPTS = """
+SAMPLE_CONCEPTS = f"""
 MATCH (c:Concept)
-WHERE c.status <> 'superseded' AND COUNT { (c)--() } >= 2
+WHERE {in_play('c')} AND COUNT {{ (c)--() }} >= 2
 RETURN c.id AS id, c.name AS name ORDER BY c.id
 """
 
 # Pairs two concept hops apart and not adjacent, so a path has an intermediate to explain.
 # Bounded per name ($via intermediates): a variable-length match from a hub would
 # enumerate millions of paths.
-CONNECTED_PAIRS = """
+CONNECTED_PAIRS = f"""
 UNWIND $ids AS id
-CALL (id) {
-  MATCH (a:Concept {id: id})-[:RELATED_TO|PART_OF]-(m:Concept)
+CALL (id) {{
+  MATCH (a:Concept {{id: id}})-[:RELATED_TO|PART_OF]-(m:Concept)
   WITH a, m LIMIT $via
   MATCH (m)-[:RELATED_TO|PART_OF]-(b:Concept)
-  WHERE b <> a AND b.status <> 'superseded' AND NOT EXISTS { (a)-[:RELATED_TO|PART_OF]-(b) }
+  WHERE b <> a AND {in_play('b')} AND NOT EXISTS {{ (a)-[:RELATED_TO|PART_OF]-(b) }}
   RETURN collect(DISTINCT b.name)[..3] AS others
-}
+}}
 RETURN id, others
 """

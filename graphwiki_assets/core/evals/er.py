@@ -28,9 +28,9 @@ from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
 from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_text as ingest_mention_text
-from graphwiki_assets.core.llm.requests import EntityView, Verdict
+from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
-from graphwiki_assets.core.store.schema import ensure_schema
+from graphwiki_assets.core.store.schema import ensure_schema, in_play
 
 LABELS = ("same", "related", "unrelated")
 FIXED_THRESHOLD = 0.55  # the seed's hand-picked stage-1 cut, reported for comparison
@@ -173,10 +173,10 @@ CREATE (c:Concept {id: r.id, name: r.name, type: '', aliases: [], keys: [], summ
                    embedding: r.embedding, status: 'current', needs_review: false, source_count: 0})
 """
 
-_NEIGHBOURS = """
+_NEIGHBOURS = f"""
 UNWIND $rows AS r
 CALL db.index.vector.queryNodes('concept_embedding', $k, r.embedding) YIELD node, score
-WHERE node.id <> r.id AND node.status <> 'superseded'
+WHERE node.id <> r.id AND {in_play('node')}
 RETURN r.id AS id, node.id AS neighbour, score
 ORDER BY id, score DESC
 """

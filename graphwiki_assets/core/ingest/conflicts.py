@@ -19,7 +19,7 @@ from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionP
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.halving import ask_all
-from graphwiki_assets.core.llm.requests import ClaimPair, ConflictRequest, ConflictVerdict
+from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictVerdict
 from graphwiki_assets.core.store.driver import GraphStore
 
 

@@ -1,5 +1,7 @@
 """All Cypher of the ingest concern. Every value arrives as a parameter."""
 
+from graphwiki_assets.core.store.schema import in_play
+
 # A text is done when it was ingested under the same purpose and taxonomy; one ingested
 # under another (or before configs were recorded) is processed again.
 SOURCES_BY_SHA = """
@@ -49,37 +51,37 @@ SET l.holder = null, l.host = null, l.pid = null, l.expires_at = null, l.release
 """
 
 # keys hold only letters, digits and spaces, so quoting them makes a safe phrase query
-EXACT_KEY_MATCHES = """
+EXACT_KEY_MATCHES = f"""
 UNWIND $mentions AS m
-CALL db.index.fulltext.queryNodes('concept_keys', m.query, {limit: 50}) YIELD node AS c
+CALL db.index.fulltext.queryNodes('concept_keys', m.query, {{limit: 50}}) YIELD node AS c
 WITH m, c
-WHERE c.status <> 'superseded' AND any(k IN m.keys WHERE k IN c.keys)
+WHERE {in_play('c')} AND any(k IN m.keys WHERE k IN c.keys)
 RETURN m.index AS index, c.id AS id, c.name AS name, coalesce(c.extracted_type, c.type) AS type, c.aliases AS aliases,
        coalesce(c.summary, '') AS summary
 """
 
 # The index scores cosine as (1 + cos) / 2; callers compare plain cosines.
-VECTOR_CANDIDATES = """
+VECTOR_CANDIDATES = f"""
 UNWIND $mentions AS m
 CALL db.index.vector.queryNodes('concept_embedding', $k, m.embedding) YIELD node, score
-WHERE node.status <> 'superseded'
+WHERE {in_play('node')}
 RETURN m.index AS index, node.id AS id, node.name AS name, coalesce(node.extracted_type, node.type) AS type,
        node.aliases AS aliases,
        coalesce(node.summary, '') AS summary, 2 * score - 1 AS score
 """
 
-EXISTING_CLAIMS_ABOUT = """
+EXISTING_CLAIMS_ABOUT = f"""
 UNWIND $concept_ids AS cid
-MATCH (c:Concept {id: cid})<-[:ABOUT]-(cl:Claim)
-WHERE cl.status <> 'superseded' AND NOT EXISTS { (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }
+MATCH (c:Concept {{id: cid}})<-[:ABOUT]-(cl:Claim)
+WHERE {in_play('cl')} AND NOT EXISTS {{ (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }}
 RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases, cl.id AS id, cl.text AS text, cl.status AS status,
        cl.embedding AS embedding
 """
 
-DISPUTE_OPPONENTS = """
+DISPUTE_OPPONENTS = f"""
 UNWIND $ids AS id
-MATCH (c:Claim {id: id})-[:CONTRADICTS]-(o:Claim)
-WHERE o.status <> 'superseded'
+MATCH (c:Claim {{id: id}})-[:CONTRADICTS]-(o:Claim)
+WHERE {in_play('o')}
 RETURN c.id AS claim, o.id AS opponent
 """
 
@@ -227,12 +229,12 @@ SET loser.status = 'superseded', loser.decided_by = st.decided_by, loser.decided
 """
 
 # disputed <=> an open CONTRADICTS with a claim that is not superseded.
-RECOMPUTE_CLAIM_STATUS = """
+RECOMPUTE_CLAIM_STATUS = f"""
 UNWIND $ids AS id
-MATCH (c:Claim {id: id})
-WHERE c.status <> 'superseded'
+MATCH (c:Claim {{id: id}})
+WHERE {in_play('c')}
 OPTIONAL MATCH (c)-[:CONTRADICTS]-(o:Claim)
-WHERE o.status <> 'superseded'
+WHERE {in_play('o')}
 WITH c, count(o) AS open
 SET c.status = CASE WHEN open > 0 THEN 'disputed' ELSE 'current' END
 """
@@ -264,12 +266,12 @@ RETURN DISTINCT o.id AS id
 
 # -- summaries ---------------------------------------------------------------------
 
-DIRTY_SUMMARIES = """
-MATCH (c:Concept {summary_dirty: true})
-WHERE c.status <> 'superseded' AND c.id > $after
+DIRTY_SUMMARIES = f"""
+MATCH (c:Concept {{summary_dirty: true}})
+WHERE {in_play('c')} AND c.id > $after
 WITH c ORDER BY c.id LIMIT $limit
 OPTIONAL MATCH (cl:Claim)-[:ABOUT]->(c)
-WHERE cl.status <> 'superseded'
+WHERE {in_play('cl')}
 WITH c, cl ORDER BY cl.created_at DESC
 WITH c, collect(cl.text)[..$facts] AS facts
 RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.summary, '') AS summary, facts

@@ -18,12 +18,7 @@ from graphwiki_assets.core.ingest.files import SourceDocument
 from graphwiki_assets.core.ingest.keys import name_key
 from graphwiki_assets.core.ingest.models import Candidates
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
-from graphwiki_assets.core.llm.chunking import chunk_text
-from graphwiki_assets.core.llm.client import LLMClient
-from graphwiki_assets.core.llm.errors import LLMError
-from graphwiki_assets.core.llm.injection import strip_injections
-from graphwiki_assets.core.llm.pool import call_all
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     DocumentExtraction,
     ExtractBatchRequest,
     ExtractedClaim,
@@ -32,6 +27,11 @@ from graphwiki_assets.core.llm.requests import (
     ExtractResponse,
     TypeHint,
 )
+from graphwiki_assets.core.llm.chunking import chunk_text
+from graphwiki_assets.core.llm.client import LLMClient
+from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.injection import strip_injections
+from graphwiki_assets.core.llm.pool import call_all
 
 
 @dataclass(frozen=True)

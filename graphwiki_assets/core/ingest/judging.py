@@ -16,7 +16,7 @@ from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES
 from graphwiki_assets.core.llm.halving import ask_all
 from graphwiki_assets.core.llm.prompts import entity_key
-from graphwiki_assets.core.llm.requests import NO_VERDICT, EntityView, JudgePair, JudgeRequest, Verdict
+from graphwiki_assets.core.llm.calls import NO_VERDICT, EntityView, JudgePair, JudgeRequest, Verdict
 
 
 @dataclass(frozen=True)

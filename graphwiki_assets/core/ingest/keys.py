@@ -1,25 +1,12 @@
-"""Normalised lookup keys for names: the cheap, deterministic pass before any LLM call."""
+"""Normalised lookup keys for names: the cheap, deterministic pass before any LLM call.
+
+A key is ``normal_forms.name_key`` of a name or an alias (the rule lives there, beside the
+offline rules' looser form of a name).
+"""
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
-_ARTICLES = {"the", "a", "an"}
-_NON_WORD = re.compile(r"[^\w\s]+")
-_SPACE = re.compile(r"\s+")
-
-
-def name_key(name: str) -> str:
-    """Case, accents, punctuation, leading articles and a plural 's' do not make another entity."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode() or name
-    text = _SPACE.sub(" ", _NON_WORD.sub(" ", text.lower())).strip()
-    words = text.split(" ")
-    while len(words) > 1 and words[0] in _ARTICLES:
-        words = words[1:]
-    if len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
-        words[-1] = words[-1][:-1]
-    return " ".join(words)
+from graphwiki_assets.core.normal_forms import name_key
 
 
 def keys_for(name: str, aliases: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from graphwiki_assets.core.llm.requests import ExtractResponse
+from graphwiki_assets.core.llm.calls import ExtractResponse
 
 
 class Candidates(BaseModel):

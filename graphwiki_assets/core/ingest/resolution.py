@@ -33,7 +33,7 @@ from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, disjoint_types
-from graphwiki_assets.core.llm.requests import EntityView, Verdict
+from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
 
 EXACT_BACKEND = "rules:exact-name"

@@ -25,7 +25,7 @@ from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest.commit import source_text
 from graphwiki_assets.core.ingest.files import SourceDocument
 from graphwiki_assets.core.ingest.models import Candidates
-from graphwiki_assets.core.llm.requests import ExtractResponse
+from graphwiki_assets.core.llm.calls import ExtractResponse
 
 IN, OUT = "in", "out"
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig
+from graphwiki_assets.core.llm.calls import SummaryBatchRequest, SummaryRequest
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.pool import call_all
-from graphwiki_assets.core.llm.requests import SummaryBatchRequest, SummaryRequest
 from graphwiki_assets.core.store.driver import GraphStore
 
 

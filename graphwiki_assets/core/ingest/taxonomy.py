@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.config.model import Taxonomy, type_key
-from graphwiki_assets.core.llm.requests import ExtractedConcept, ExtractResponse
+from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractResponse
 
 KEPT, MAPPED, FALLBACK, DROPPED = "kept", "mapped", "fallback", "dropped"
 

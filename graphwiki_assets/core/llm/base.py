@@ -1,8 +1,9 @@
 """What every backend shares: errors, usage counters, and the table of tasks.
 
-A task ties a request type to its response type, prompt builder, prompt version and
-response schema. Backends implement one method, ``_complete``; the checks that hold a
-response to its request (ids, names, citations) run here, the same for every backend.
+A task ties a request type to its response type, prompt builder and prompt version; its
+response schema is made from the response type (``llm.schemas``). Backends implement one
+method, ``_complete``; the checks that hold a response to its request (ids, names,
+citations) run here, the same for every backend.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from graphwiki_assets.core.llm import prompts, validation
-from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
-from graphwiki_assets.core.llm.halving import CallSizes
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     AnswerResponse,
     CommunityReportRequest,
@@ -39,7 +38,9 @@ from graphwiki_assets.core.llm.requests import (
     SupportRequest,
     SupportResponse,
 )
-
+from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
+from graphwiki_assets.core.llm.halving import CallSizes
+from graphwiki_assets.core.llm.schemas import response_schema
 
 __all__ = ["LLMError", "LLMUnavailable", "LLMBadOutput", "Usage", "Task", "TASKS", "BaseLLM", "COUNTERS"]
 
@@ -108,27 +109,29 @@ class Task:
     response: type[BaseModel]
     version: str
     messages: Callable[[Any], prompts.Messages]
-    schema: dict[str, Any]
     check: Callable[[Any], str | None] = lambda _resp: None  # a problem worth a repair re-ask
+    schema: dict[str, Any] = field(init=False, repr=False, compare=False)  # what the model fills
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "schema", response_schema(self.response))
 
 
 TASKS: dict[str, Task] = {
     t.name: t
     for t in [
-        Task("extract", ExtractBatchRequest, ExtractBatchResponse, prompts.EXTRACT_PROMPT_VERSION, prompts.extract_messages, prompts.EXTRACT_SCHEMA),
-        Task("judge", JudgeRequest, JudgeResponse, prompts.JUDGE_PROMPT_VERSION, prompts.judge_messages, prompts.JUDGE_SCHEMA),
-        Task("conflicts", ConflictRequest, ConflictResponse, prompts.CONFLICT_PROMPT_VERSION, prompts.conflict_messages, prompts.CONFLICT_SCHEMA),
+        Task("extract", ExtractBatchRequest, ExtractBatchResponse, prompts.EXTRACT_PROMPT_VERSION, prompts.extract_messages),
+        Task("judge", JudgeRequest, JudgeResponse, prompts.JUDGE_PROMPT_VERSION, prompts.judge_messages),
+        Task("conflicts", ConflictRequest, ConflictResponse, prompts.CONFLICT_PROMPT_VERSION, prompts.conflict_messages),
         Task(
             "summarize", SummaryBatchRequest, SummaryBatchResponse, prompts.SUMMARY_PROMPT_VERSION, prompts.summary_messages,
-            prompts.SUMMARY_SCHEMA,
             check=lambda r: "a summary is empty" if any(not s.summary.strip() for s in r.summaries) else None,
         ),
-        Task("route", RouteRequest, RouteResponse, prompts.ROUTE_PROMPT_VERSION, prompts.route_messages, prompts.ROUTE_SCHEMA),
-        Task("answer", AnswerRequest, AnswerResponse, prompts.ANSWER_PROMPT_VERSION, prompts.answer_messages, prompts.ANSWER_SCHEMA),
-        Task("support", SupportRequest, SupportResponse, prompts.SUPPORT_PROMPT_VERSION, prompts.support_messages, prompts.SUPPORT_SCHEMA),
+        Task("route", RouteRequest, RouteResponse, prompts.ROUTE_PROMPT_VERSION, prompts.route_messages),
+        Task("answer", AnswerRequest, AnswerResponse, prompts.ANSWER_PROMPT_VERSION, prompts.answer_messages),
+        Task("support", SupportRequest, SupportResponse, prompts.SUPPORT_PROMPT_VERSION, prompts.support_messages),
         Task(
             "community_reports", CommunityReportRequest, CommunityReportResponse, prompts.COMMUNITY_PROMPT_VERSION,
-            prompts.community_messages, prompts.COMMUNITY_SCHEMA,
+            prompts.community_messages,
             check=lambda r: "a report is empty" if any(not (x.title.strip() and x.summary.strip()) for x in r.reports)
             else None,
         ),

@@ -3,8 +3,8 @@
 Source text, names and contexts are data, never instructions: every builder puts them
 inside a ``<data>`` fence, strips anything in them that could close the fence, and the
 system prompt tells the model to ignore instructions that appear inside the data.
-Bump a task's version whenever its prompt or schema changes, so cached answers to the
-old prompt are not reused.
+Bump a task's version whenever its prompt or its response schema (made from the response
+model, see ``llm.schemas``) changes, so cached answers to the old prompt are not reused.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import json
 import re
 from typing import Any
 
-from graphwiki_assets.core.llm.requests import (
-    SHAPES,
+from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     CommunityReportRequest,
     ConflictRequest,
@@ -25,6 +24,7 @@ from graphwiki_assets.core.llm.requests import (
     SummaryBatchRequest,
     SupportRequest,
 )
+from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
 EXTRACT_PROMPT_VERSION = "extract/v4"
 JUDGE_PROMPT_VERSION = "judge/v5"
@@ -182,15 +182,10 @@ def summary_messages(req: SummaryBatchRequest) -> Messages:
 
 
 def route_messages(req: RouteRequest) -> Messages:
+    shapes = ", ".join(f"{name} ({shape.asks})" for name, shape in QUESTION_SHAPES.items())
     system = (
-        "You classify a question to pick a graph retrieval strategy. shape is one of: "
-        "what_is (describe one entity), related (what else relates to X), connect (how X "
-        "connects to Y), shaped_like (things structurally like X), compare (X versus Y), "
-        "topic (list all things of a type; set type_filter to the singular type, Title case), "
-        "provenance (where a claim comes from), global (about the whole collection: its main "
-        "topics or themes, or what it says about a broad subject; entities: that subject, if "
-        "any). entities: the entity names exactly as written in the question, without "
-        "articles or quotes."
+        f"You classify a question to pick a graph retrieval strategy. shape is one of: {shapes}. "
+        "entities: the entity names exactly as written in the question, without articles or quotes."
     )
     return _messages(system, req.question, "question")
 
@@ -228,74 +223,6 @@ def support_messages(req: SupportRequest) -> Messages:
         "few words."
     )
     return _messages(system, [p.model_dump() for p in req.pairs], "pairs")
-
-
-# --- response schemas (what the model fills; backend bookkeeping fields are ours) ------
-
-
-def _obj(props: dict[str, Any]) -> dict[str, Any]:
-    """A strict-mode JSON schema object: every property required, nothing extra."""
-    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
-
-
-_STR = {"type": "string"}
-_STRS = {"type": "array", "items": _STR}
-
-EXTRACT_SCHEMA = _obj(
-    {
-        "documents": {
-            "type": "array",
-            "items": _obj(
-                {
-                    "doc_id": _STR,
-                    "concepts": {
-                        "type": "array",
-                        "items": _obj({"name": _STR, "type": _STR, "description": _STR, "aliases": _STRS}),
-                    },
-                    "claims": {"type": "array", "items": _obj({"text": _STR, "about": _STRS})},
-                }
-            ),
-        }
-    }
-)
-JUDGE_SCHEMA = _obj(
-    {
-        "verdicts": {
-            "type": "array",
-            "items": _obj({"pair_id": _STR, "verdict": {"type": "string", "enum": ["SAME", "RELATED", "DIFFERENT"]},
-                           "confidence": {"type": "number"}, "reason": _STR}),
-        }
-    }
-)
-CONFLICT_SCHEMA = _obj(
-    {
-        "verdicts": {
-            "type": "array",
-            "items": _obj(
-                {"pair_id": _STR, "relation": {"type": "string", "enum": ["contradicts", "supports", "unrelated"]}, "reason": _STR}
-            ),
-        }
-    }
-)
-SUMMARY_SCHEMA = _obj({"summaries": {"type": "array", "items": _obj({"concept_id": _STR, "summary": _STR})}})
-ROUTE_SCHEMA = _obj(
-    {
-        "shape": {
-            "type": "string",
-            "enum": list(SHAPES),
-        },
-        "entities": _STRS,
-        "type_filter": {"type": ["string", "null"]},
-        "reason": _STR,
-    }
-)
-COMMUNITY_SCHEMA = _obj(
-    {"reports": {"type": "array", "items": _obj({"community_id": _STR, "title": _STR, "summary": _STR})}}
-)
-ANSWER_SCHEMA = _obj({"sentences": {"type": "array", "items": _obj({"text": _STR, "fact_ids": _STRS})}})
-SUPPORT_SCHEMA = _obj(
-    {"verdicts": {"type": "array", "items": _obj({"pair_id": _STR, "supported": {"type": "boolean"}, "reason": _STR})}}
-)
 
 
 def estimate_tokens(text: str) -> int:

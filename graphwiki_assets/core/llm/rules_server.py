@@ -21,9 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from graphwiki_assets.core.llm.base import TASKS
-from graphwiki_assets.core.llm.offline.backend import OfflineLLM
-from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     ClaimPair,
     CommunityInput,
@@ -40,6 +38,8 @@ from graphwiki_assets.core.llm.requests import (
     SupportPair,
     SupportRequest,
 )
+from graphwiki_assets.core.llm.offline.backend import OfflineLLM
+from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 
 _DATA = re.compile(r'<data name="[^"]*">\n(.*)\n</data>', re.DOTALL)
 

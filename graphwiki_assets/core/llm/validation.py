@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphwiki_assets.core.llm.errors import LLMError
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     NO_VERDICT,
     AnswerRequest,
     AnswerResponse,

@@ -5,23 +5,25 @@ distinct files behind it. A changed version of a file is the same file (same pat
 files with the same text are one :Source (same SHA256), so distinct paths count both ways.
 """
 
+from graphwiki_assets.core.store.schema import in_play
+
 # Corroborated concepts by type, best-supported first, $per_type of each type.
-CONCEPTS_BY_TYPE = """
+CONCEPTS_BY_TYPE = f"""
 MATCH (c:Concept)-[:DERIVED_FROM]->(s:Source)
-WHERE coalesce(c.status, 'current') <> 'superseded'
+WHERE {in_play('c')}
 WITH c, count(DISTINCT s.path) AS independent
 WHERE independent >= $corroboration
 WITH coalesce(c.type, 'Concept') AS type, c, independent
 ORDER BY type, independent DESC, c.name
-WITH type, count(c) AS total, collect({id: c.id, name: c.name, summary: coalesce(c.summary, ''),
-                                       sources: independent})[..$per_type] AS concepts
+WITH type, count(c) AS total, collect({{id: c.id, name: c.name, summary: coalesce(c.summary, ''),
+                                       sources: independent}})[..$per_type] AS concepts
 RETURN type, total, concepts
 ORDER BY total DESC, type
 """
 
-SINGLE_SOURCE = """
+SINGLE_SOURCE = f"""
 MATCH (c:Concept)-[:DERIVED_FROM]->(s:Source)
-WHERE coalesce(c.status, 'current') <> 'superseded'
+WHERE {in_play('c')}
 WITH c, count(DISTINCT s.path) AS independent
 WHERE independent < $corroboration
 RETURN count(c) AS n
@@ -45,17 +47,17 @@ RETURN a.id AS claim, a.text AS claim_text, b.id AS opponent, b.text AS opponent
        [(a)-[:ABOUT]->(c:Concept) | c.name] AS about
 """
 
-NEEDS_REVIEW = """
+NEEDS_REVIEW = f"""
 MATCH (n)
-WHERE (n:Concept OR n:Claim OR n:Answer) AND n.needs_review = true AND coalesce(n.status, '') <> 'superseded'
+WHERE (n:Concept OR n:Claim OR n:Answer) AND n.needs_review = true AND {in_play('n')}
   AND coalesce(n.review_reason, '') <> $awaiting  // waiting for a second source is counted apart
 WITH n, labels(n)[0] AS kind ORDER BY n.needs_review_since DESC, n.id LIMIT $limit
 RETURN n.id AS id, kind, coalesce(n.name, n.text, n.question) AS what, coalesce(n.review_reason, '') AS reason
 """
 
-WITHOUT_CLAIMS = """
+WITHOUT_CLAIMS = f"""
 MATCH (c:Concept)
-WHERE coalesce(c.status, 'current') <> 'superseded' AND NOT EXISTS { (:Claim)-[:ABOUT]->(c) }
+WHERE {in_play('c')} AND NOT EXISTS {{ (:Claim)-[:ABOUT]->(c) }}
 WITH c ORDER BY c.name
 RETURN count(c) AS n, collect(c.name)[..$limit] AS names
 """

@@ -2,7 +2,9 @@
 
 Every value, the question text included, arrives as a parameter: nothing here is ever
 formatted, and tests check that this module holds string constants only. Path-length
-bounds are literals because Cypher cannot take them as parameters.
+bounds are literals because Cypher cannot take them as parameters. For the same reason the
+filter that keeps nodes in play is written out, as ``store.schema.in_play`` gives it (a
+test holds every copy to that text).
 """
 
 # -- entity linking ---------------------------------------------------------------------
@@ -15,7 +17,7 @@ CONCEPTS_BY_KEYS = """
 UNWIND $mentions AS m
 CALL (m) {
   CALL db.index.fulltext.queryNodes('concept_keys', m.query, {limit: $limit}) YIELD node AS c
-  WHERE c.status <> 'superseded'
+  WHERE coalesce(c.status, 'current') <> 'superseded'
     AND (m.key IN c.keys OR any(k IN coalesce(c.keys, []) WHERE replace(k, ' ', '') = m.compact))
   RETURN c
 }
@@ -29,7 +31,7 @@ CONCEPTS_BY_ANY_KEY = """
 UNWIND $keys AS key
 CALL (key) {
   CALL db.index.fulltext.queryNodes('concept_keys', key.query, {limit: $limit}) YIELD node AS c
-  WHERE c.status <> 'superseded' AND key.key IN c.keys
+  WHERE coalesce(c.status, 'current') <> 'superseded' AND key.key IN c.keys
   RETURN c
 }
 WITH c, collect(key.key) AS keys
@@ -44,7 +46,7 @@ CONCEPT_VECTOR_CANDIDATES = """
 UNWIND $mentions AS m
 CALL (m) {
   CALL db.index.vector.queryNodes('concept_embedding', $pool, m.embedding) YIELD node
-  WITH node WHERE node.status <> 'superseded'
+  WITH node WHERE coalesce(node.status, 'current') <> 'superseded'
   WITH node, vector.similarity.cosine(node.embedding, m.embedding) AS score
   ORDER BY score DESC, node.id
   LIMIT $k
@@ -56,7 +58,7 @@ RETURN m.index AS index, node.id AS id, node.name AS name, node.type AS type,
 
 CONCEPT_VECTOR = """
 CALL db.index.vector.queryNodes('concept_embedding', $pool, $embedding) YIELD node
-WITH node WHERE node.status <> 'superseded'
+WITH node WHERE coalesce(node.status, 'current') <> 'superseded'
 WITH node, vector.similarity.cosine(node.embedding, $embedding) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
@@ -167,7 +169,7 @@ ORDER BY rank, relevance DESC, id
 TRAVERSAL_HOP = """
 UNWIND $frontier AS fid
 MATCH (c:Concept {id: fid})-[r:RELATED_TO|PART_OF]-(n:Concept)
-WHERE NOT n.id IN $seen AND n.status <> 'superseded'
+WHERE NOT n.id IN $seen AND coalesce(n.status, 'current') <> 'superseded'
 WITH c, n, max(coalesce(r.weight, 1)) AS weight, collect(DISTINCT toLower(type(r))) AS kinds
 WITH c, collect({n: n, weight: weight, kinds: kinds}) AS near
 // Picks go by weight first, so none can weigh less than the fanout-th strongest edge: only
@@ -206,7 +208,7 @@ WITH nodeId, score WHERE score > 0 AND NOT nodeId IN $seeds
 ORDER BY score DESC
 LIMIT $limit
 WITH gds.util.asNode(nodeId) AS c, score
-WHERE c.status <> 'superseded'
+WHERE coalesce(c.status, 'current') <> 'superseded'
 RETURN c.id AS id, score
 """
 
@@ -223,7 +225,7 @@ WITH nodeId, sum(g.weight * score) AS score
 WHERE score > 0
 ORDER BY score DESC
 WITH gds.util.asNode(nodeId) AS n, score
-WHERE n:Source AND n.status <> 'superseded'
+WHERE n:Source AND coalesce(n.status, 'current') <> 'superseded'
 RETURN n.id AS id, score
 LIMIT $k
 """
@@ -254,7 +256,7 @@ RETURN [n IN nodes(p) | {id: n.id, label: labels(n)[0], name: coalesce(n.name, n
 # with the neighbours that realise it (their number is the entry's weight).
 SIGNATURE_OF = """
 MATCH (x:Concept {id: $id})-[r:RELATED_TO|PART_OF]-(m:Concept)
-WHERE m.status <> 'superseded'
+WHERE coalesce(m.status, 'current') <> 'superseded'
 WITH x, m, CASE WHEN type(r) = 'RELATED_TO' THEN 'related' WHEN startNode(r) = x THEN 'part_of>' ELSE 'part_of<' END
            + ':' + coalesce(m.type, 'Concept') AS entry
 WITH x, entry, collect(DISTINCT m.id) AS members
@@ -267,7 +269,7 @@ UNWIND $ids AS id
 MATCH (c:Concept {id: id})
 CALL (c) {
   OPTIONAL MATCH (c)-[r:RELATED_TO|PART_OF]-(m:Concept)
-  WHERE m.status <> 'superseded'
+  WHERE coalesce(m.status, 'current') <> 'superseded'
   WITH m, CASE WHEN type(r) = 'RELATED_TO' THEN 'related' WHEN startNode(r) = c THEN 'part_of>' ELSE 'part_of<' END
           + ':' + coalesce(m.type, 'Concept') AS entry
   WITH entry, count(DISTINCT m) AS n
@@ -310,7 +312,7 @@ RETURN c IS NOT NULL AS stored
 # Candidates sharing X's entries, from the full-text index over the stored tokens.
 SHAPE_CANDIDATES = """
 CALL db.index.fulltext.queryNodes('concept_shapes', $tokens, {limit: $pool}) YIELD node, score
-WHERE node.id <> $id AND node.status <> 'superseded'
+WHERE node.id <> $id AND coalesce(node.status, 'current') <> 'superseded'
 RETURN node.id AS id, node.shape_entries AS entries, node.shape_counts AS counts, score
 """
 
@@ -330,7 +332,7 @@ UNWIND $matches AS t
 MATCH (y:Concept {id: t.id})
 CALL (y, t) {
   MATCH (y)-[r:RELATED_TO|PART_OF]-(m:Concept)
-  WHERE m.status <> 'superseded'
+  WHERE coalesce(m.status, 'current') <> 'superseded'
   WITH m, CASE WHEN type(r) = 'RELATED_TO' THEN 'related' WHEN startNode(r) = y THEN 'part_of>' ELSE 'part_of<' END
           + ':' + coalesce(m.type, 'Concept') AS entry
   WHERE entry IN t.entries
@@ -345,7 +347,7 @@ RETURN y.id AS id, entry, members
 NEIGHBOURS = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})-[:RELATED_TO|PART_OF]-(n:Concept)
-WHERE n.status <> 'superseded'
+WHERE coalesce(n.status, 'current') <> 'superseded'
 RETURN c.id AS id, collect(DISTINCT n.id) AS neighbours
 """
 
@@ -354,7 +356,7 @@ RETURN c.id AS id, collect(DISTINCT n.id) AS neighbours
 # A concept answers to its taxonomy type and to the finer type its extractor gave.
 CONCEPT_TYPES = """
 MATCH (c:Concept)
-WHERE c.status <> 'superseded'
+WHERE coalesce(c.status, 'current') <> 'superseded'
 UNWIND [coalesce(c.type, 'Concept')] + CASE WHEN coalesce(c.extracted_type, '') IN ['', c.type] THEN []
                                             ELSE [c.extracted_type] END AS type
 RETURN type, count(*) AS n
@@ -362,7 +364,7 @@ RETURN type, count(*) AS n
 
 CONCEPTS_OF_TYPES = """
 MATCH (c:Concept)
-WHERE (c.type IN $types OR c.extracted_type IN $types) AND c.status <> 'superseded'
+WHERE (c.type IN $types OR c.extracted_type IN $types) AND coalesce(c.status, 'current') <> 'superseded'
   AND (size($anchors) = 0 OR EXISTS { (c)-[:RELATED_TO|PART_OF]-(a:Concept) WHERE a.id IN $anchors })
 RETURN c.id AS id
 ORDER BY coalesce(c.source_count, 0) DESC, c.name
@@ -383,7 +385,7 @@ RETURN node.id AS id, score
 
 SOURCE_VECTOR = """
 CALL db.index.vector.queryNodes('source_embedding', $pool, $embedding) YIELD node
-WITH node WHERE node.status <> 'superseded'
+WITH node WHERE coalesce(node.status, 'current') <> 'superseded'
 WITH node, vector.similarity.cosine(node.embedding, $embedding) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
@@ -393,12 +395,12 @@ RETURN node.id AS id, score
 # Claims nearest the question stand in for HippoRAG 2's query-to-triple matching.
 CLAIM_VECTOR_CONCEPTS = """
 CALL db.index.vector.queryNodes('claim_embedding', $pool, $embedding) YIELD node
-WITH node WHERE node.status <> 'superseded'
+WITH node WHERE coalesce(node.status, 'current') <> 'superseded'
 WITH node, vector.similarity.cosine(node.embedding, $embedding) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
 MATCH (node)-[:ABOUT]->(c:Concept)
-WHERE c.status <> 'superseded'
+WHERE coalesce(c.status, 'current') <> 'superseded'
 RETURN c.id AS id, max(score) AS score
 """
 
@@ -408,11 +410,11 @@ RETURN c.id AS id, max(score) AS score
 BRIDGED_SOURCES = """
 UNWIND $anchors AS a
 MATCH (:Source {id: a.id})<-[:DERIVED_FROM]-(c:Concept)
-WHERE c.status <> 'superseded'
+WHERE coalesce(c.status, 'current') <> 'superseded'
 WITH a, c, COUNT { (c)-[:DERIVED_FROM]->(:Source) } AS degree
 WHERE 2 <= degree <= $max_degree
 MATCH (c)-[:DERIVED_FROM]->(p:Source)
-WHERE p.id <> a.id AND p.status <> 'superseded' AND p.embedding IS NOT NULL
+WHERE p.id <> a.id AND coalesce(p.status, 'current') <> 'superseded' AND p.embedding IS NOT NULL
 WITH p, max(a.score / degree) AS boost
 RETURN p.id AS id, boost, vector.similarity.cosine(p.embedding, $embedding) AS relevance
 """
@@ -427,7 +429,7 @@ RETURN c.id AS id, COUNT { (c)-[:DERIVED_FROM]->(:Source) } AS sources
 SOURCES_OF_CONCEPTS = """
 UNWIND $concepts AS c
 MATCH (:Concept {id: c.id})-[:DERIVED_FROM]->(s:Source)
-WHERE s.status <> 'superseded'
+WHERE coalesce(s.status, 'current') <> 'superseded'
 RETURN s.id AS id, max(c.score) AS score
 """
 
@@ -454,7 +456,7 @@ STRUCTURE_NEIGHBOURS = """
 UNWIND $seeds AS s
 MATCH (c:Concept {id: s.id}) WHERE c.structure IS NOT NULL AND any(x IN c.structure WHERE x <> 0.0)
 CALL db.index.vector.queryNodes('concept_structure', $k, c.structure) YIELD node AS n, score
-WITH s, n, score WHERE n.status <> 'superseded'
+WITH s, n, score WHERE coalesce(n.status, 'current') <> 'superseded'
 RETURN n.id AS id, max(s.weight * score) AS score
 """
 
@@ -470,7 +472,7 @@ RETURN sources, answers
 
 CORPUS_CHARACTERS = """
 MATCH (s:Source)
-WHERE s.status <> 'superseded'
+WHERE coalesce(s.status, 'current') <> 'superseded'
 RETURN count(s) AS sources, coalesce(sum(size(s.text)), 0) AS characters
 """
 

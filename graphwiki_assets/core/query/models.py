@@ -5,17 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-TECHNIQUES = {
-    "what_is": "n-hop traversal",
-    "related": "personalized pagerank (GDS)",
-    "connect": "shortest path",
-    "shaped_like": "subgraph pattern matching",
-    "compare": "neighbourhood comparison",
-    "topic": "topic by type",
-    "provenance": "source traceability (SHA256)",
-    "global": "community map-reduce",
-}
-SHAPES = tuple(TECHNIQUES)
+from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
+
+TECHNIQUES = {name: shape.technique for name, shape in QUESTION_SHAPES.items()}
 
 
 @dataclass(frozen=True)

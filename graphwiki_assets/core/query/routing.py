@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from graphwiki_assets.core.llm.calls import RouteRequest
 from graphwiki_assets.core.llm.client import LLMError
-from graphwiki_assets.core.llm.requests import RouteRequest
-from graphwiki_assets.core.query.models import SHAPES, Route
+from graphwiki_assets.core.query.models import Route
+from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 
 _EDGES = re.compile(r"^[\s\"'“”‘’`]+|[\s\"'“”‘’`?.!,;:]+$")
 _ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
@@ -24,8 +25,8 @@ def clean_entity(text: str) -> str:
 def route(llm, question: str, shape: str | None = None, entities: list[str] | None = None,
           type_filter: str | None = None) -> Route:
     if shape is not None:
-        if shape not in SHAPES:
-            raise ValueError(f"unknown shape {shape!r}; one of {', '.join(SHAPES)}")
+        if shape not in SHAPE_NAMES:
+            raise ValueError(f"unknown shape {shape!r}; one of {', '.join(SHAPE_NAMES)}")
         return Route(shape, _clean(entities or []), type_filter, "shape given by the caller", "caller")
     if llm is None:
         raise ValueError("no LLM client to classify the question: pass llm= or shape=")

@@ -51,7 +51,7 @@ Relationships
   (Concept)-[:NOT_SAME_AS {judgment_id}]->(Concept)    a stage-2 verdict, not a fact: no
       retrieval, projection or impact walk follows it (the :Judgment is the record)
 
-status is one of current | superseded | disputed.
+status is one of current | superseded | disputed; a node is in play unless superseded (in_play).
 """
 
 from __future__ import annotations
@@ -63,6 +63,15 @@ STATUSES = ("current", "superseded", "disputed")
 # The review_reason of a concept that one independent source states: kept, linked and
 # searchable, but flagged until another file states it (see core/ingest/cypher.py).
 AWAITING_CORROBORATION = "one independent source: awaiting corroboration"
+
+
+def in_play(node: str) -> str:
+    """Cypher true while ``node`` is still in play: any status but superseded, no status
+    included (a bare ``status <> 'superseded'`` is null, so false, on a node without one).
+    No index serves it, and none did before: an inequality only scans the status index, and
+    a label scan was no slower (100k concepts). Every Cypher module filters with this text."""
+    return f"coalesce({node}.status, 'current') <> 'superseded'"
+
 
 CONSTRAINTS = [
     "CREATE CONSTRAINT source_id IF NOT EXISTS FOR (n:Source) REQUIRE n.id IS UNIQUE",

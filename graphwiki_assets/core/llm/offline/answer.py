@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.llm.offline.text import content_words, distinct_sentences, join_within, norm_name, split_sentences
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.offline.text import content_words, distinct_sentences, join_within, split_sentences
+from graphwiki_assets.core.normal_forms import norm_name
+from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     AnswerResponse,
     AnswerSentence,

@@ -22,7 +22,7 @@ from typing import Any
 from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
 from graphwiki_assets.core.llm.offline import answer, communities, conflicts, extraction, judge, routing, support
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     ConceptSummary,
     DocumentExtraction,
     ExtractBatchRequest,

@@ -9,7 +9,7 @@ request does not state, so the report is labelled extractive where it is stored.
 from __future__ import annotations
 
 from graphwiki_assets.core.llm.offline.text import distinct_sentences, first_sentence, join_within
-from graphwiki_assets.core.llm.requests import (
+from graphwiki_assets.core.llm.calls import (
     CommunityInput,
     CommunityReport,
     CommunityReportRequest,

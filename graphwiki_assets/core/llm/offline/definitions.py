@@ -6,6 +6,7 @@ import re
 
 from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES
 from graphwiki_assets.core.llm.offline.text import STOPWORDS
+from graphwiki_assets.core.normal_forms import drop_plural_s
 
 _COPULA = re.compile(
     r"^(?P<subj>.{1,160}?)\s+(?:is|was|are|were|has\s+been|had\s+been|remains|became)\s+"
@@ -84,8 +85,7 @@ def predicate_head(pred: str) -> str | None:
         return None
     if _ADJECTIVAL.search(head) and head not in CATEGORY_NOUNS and head not in PERSON_ROLES:
         return None
-    if head.endswith("ies"):
-        head = head[:-3] + "y"
-    elif head.endswith("s") and not head.endswith(("ss", "us", "is")) and len(head) > 3:
-        head = head[:-1]
+    # Not normal_forms.singular, which reads 'churches' as 'church' (here 'churche'): that
+    # would change what the rules answer, which only a new OFFLINE_LABEL may do.
+    head = head[:-3] + "y" if head.endswith("ies") else drop_plural_s(head)
     return head.capitalize()

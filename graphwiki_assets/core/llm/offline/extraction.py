@@ -22,13 +22,13 @@ from graphwiki_assets.core.llm.offline.text import (
     STOPWORDS,
     clip,
     is_date_or_number,
-    norm_name,
     normalize_source,
     split_sentences,
     strip_article,
 )
 from graphwiki_assets.core.llm.offline.titles import document_title, heading_names
-from graphwiki_assets.core.llm.requests import ExtractedConcept, ExtractRequest, ExtractResponse
+from graphwiki_assets.core.normal_forms import norm_name
+from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, ExtractResponse
 
 _TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3
 _AUX_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b")

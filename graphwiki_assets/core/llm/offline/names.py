@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from graphwiki_assets.core.llm.offline.text import STOPWORDS, strip_accents
+from graphwiki_assets.core.llm.offline.text import STOPWORDS
+from graphwiki_assets.core.normal_forms import drop_plural_s, strip_accents
 
 # Words an acronym may skip ("Museum of Modern Art" -> MoMA keeps "of", NASA skips "and").
 _ACRONYM_SKIPPABLE = STOPWORDS | {"de", "la", "le", "du", "des", "von", "van", "der", "für"}
@@ -133,10 +134,7 @@ def type_key(type_name: str) -> str:
     toks = re.findall(r"[a-z]+", type_name.lower())
     if not toks:
         return ""
-    head = toks[-1]
-    if len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is")):
-        head = head[:-1]
-    return head
+    return drop_plural_s(toks[-1])
 
 
 def types_conflict(a: str, b: str) -> bool:
@@ -182,8 +180,8 @@ def type_from_name(name: str) -> str | None:
     while len(lowered) > 1 and lowered[-1].isdigit():
         lowered.pop()  # "Georgia State Route 17"
     head = lowered[lowered.index("of") - 1] if "of" in lowered[1:] else lowered[-1]
-    if len(head) > 3 and head.endswith("s") and head[:-1] in CATEGORY_NOUNS:
-        head = head[:-1]
+    if (one := drop_plural_s(head)) in CATEGORY_NOUNS:
+        head = one
     if head in CATEGORY_NOUNS:
         return head.capitalize()
     return None

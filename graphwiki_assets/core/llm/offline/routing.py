@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from graphwiki_assets.core.llm.calls import RouteRequest, RouteResponse
 from graphwiki_assets.core.llm.offline.candidates import capitalised_runs, quoted_terms
 from graphwiki_assets.core.llm.offline.text import STOPWORDS
-from graphwiki_assets.core.llm.requests import RouteRequest, RouteResponse
 
 _I = re.IGNORECASE
 # "the corpus", "these documents", "my notes", "this knowledge base"...
@@ -92,6 +92,8 @@ def _split_list(span: str) -> list[str]:
 
 
 def _singular_type(phrase: str) -> str:
+    # Not normal_forms.singular, which keeps 'status' and 'gas' whole (here 'statu', 'ga'):
+    # that would change what the rules answer, which only a new OFFLINE_LABEL may do.
     head = phrase.split()[-1].lower()
     if head == "people":
         return "Person"

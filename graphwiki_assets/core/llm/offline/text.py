@@ -1,4 +1,5 @@
-"""Text utilities shared by the offline rules: normalising, sentences, words, names.
+"""Text utilities shared by the offline rules: normalising, sentences, words (the forms
+names are compared in are core/normal_forms.py's).
 
 Pure standard-library regex work; everything here is cheap enough to run on every
 paragraph of a corpus.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+
+from graphwiki_assets.core.normal_forms import singular
 
 STOPWORDS = frozenset(
     """a about above after again against all also although am an and any are as at be been
@@ -133,12 +136,7 @@ def stem(word: str) -> str:
     w = word.lower().replace("'s", "").strip("'")
     if len(w) <= 3:
         return w
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("sses"):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
+    w = singular(w)
     for suffix in ("ing", "ed"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)]
@@ -151,32 +149,6 @@ def stem(word: str) -> str:
 def content_words(text: str) -> list[str]:
     """Stemmed words that carry meaning (no stopwords), in order."""
     return [stem(w) for w in words(text) if w.lower() not in STOPWORDS]
-
-
-def strip_accents(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-def name_tokens(name: str) -> list[str]:
-    """Lowercase tokens of a name: accents, punctuation and a leading 'the' removed,
-    '&' read as 'and', a final plural 's' dropped."""
-    s = strip_accents(name).lower().replace("&", " and ")
-    s = re.sub(r"'s\b", "", s)
-    toks = re.findall(r"[a-z0-9]+", s)
-    if len(toks) > 1 and toks[0] == "the":
-        toks = toks[1:]
-    if toks and len(toks[-1]) > 3 and toks[-1].endswith("s") and not toks[-1].endswith(("ss", "us", "is")):
-        toks[-1] = toks[-1][:-1]
-    return toks
-
-
-def norm_name(name: str) -> str:
-    return " ".join(name_tokens(name))
-
-
-def compact(name: str) -> str:
-    """Name with all separators gone: 'Postgre SQL', 'postgre-sql' and 'PostgreSQL' agree."""
-    return "".join(name_tokens(name))
 
 
 def is_date_or_number(text: str) -> bool:

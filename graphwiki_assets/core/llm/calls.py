@@ -2,7 +2,9 @@
 
 Each task is one request model and one response model. Every response carries
 ``backend`` (which backend/model produced it) so a result read back from the graph or
-the cache can always be traced to rules or to a named model.
+the cache can always be traced to rules or to a named model. A response field that the
+model never fills (``backend``, the counts validation keeps) is ``SkipJsonSchema``: the
+reply's schema (``llm.schemas``) is made from these models and does not ask for it.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
-Shape = Literal["what_is", "related", "connect", "shaped_like", "compare", "topic", "provenance", "global"]
-SHAPES: tuple[str, ...] = Shape.__args__  # type: ignore[attr-defined]
+from graphwiki_assets.core.question_shapes import SHAPE_NAMES
+
+Shape = Literal[SHAPE_NAMES]  # type: ignore[valid-type]
 Relation = Literal["contradicts", "supports", "unrelated"]
 # Stage 2's question: the same real-world entity, a different but related one (a product of
 # a company, a part of a whole), or a different one with nothing to connect them.
@@ -31,7 +35,7 @@ class ExtractedConcept(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     # Set by ingest, never asked of the model: the type the extractor gave, when the
     # taxonomy mapped it to another (``type`` is then the taxonomy's).
-    extracted_type: str = ""
+    extracted_type: SkipJsonSchema[str] = ""
 
 
 class ExtractedClaim(BaseModel):
@@ -48,8 +52,8 @@ class ExtractRequest(BaseModel):
 class ExtractResponse(BaseModel):
     concepts: list[ExtractedConcept]
     claims: list[ExtractedClaim]
-    dropped: int = 0  # items removed by validation (bad names, claims about nothing)
-    backend: str = ""
+    dropped: SkipJsonSchema[int] = 0  # items removed by validation (bad names, claims about nothing)
+    backend: SkipJsonSchema[str] = ""
 
 
 class TypeHint(BaseModel):
@@ -71,7 +75,7 @@ class DocumentExtraction(BaseModel):
     doc_id: str  # the ``source_id`` of the document it answers
     concepts: list[ExtractedConcept]
     claims: list[ExtractedClaim]
-    dropped: int = 0
+    dropped: SkipJsonSchema[int] = 0
 
     def as_response(self, backend: str = "") -> ExtractResponse:
         return ExtractResponse(concepts=self.concepts, claims=self.claims, dropped=self.dropped, backend=backend)
@@ -79,8 +83,8 @@ class DocumentExtraction(BaseModel):
 
 class ExtractBatchResponse(BaseModel):
     documents: list[DocumentExtraction]
-    backend: str = ""
-    missing: list[str] = Field(default_factory=list)  # doc ids never answered, even when asked again
+    backend: SkipJsonSchema[str] = ""
+    missing: SkipJsonSchema[list[str]] = Field(default_factory=list)  # doc ids never answered, even when asked again
 
 
 # --- entity resolution, stage 2 ----------------------------------------------------
@@ -130,9 +134,9 @@ class Verdict(BaseModel):
 
 class JudgeResponse(BaseModel):
     verdicts: list[Verdict]
-    backend: str = ""
-    dropped: int = 0  # verdicts for ids that were not asked about
-    defaulted: int = 0  # pairs the backend never answered, set to NOT_SAME
+    backend: SkipJsonSchema[str] = ""
+    dropped: SkipJsonSchema[int] = 0  # verdicts for ids that were not asked about
+    defaulted: SkipJsonSchema[int] = 0  # pairs the backend never answered, set to NOT_SAME
 
 
 # --- contradictions -----------------------------------------------------------------
@@ -158,9 +162,9 @@ class ConflictVerdict(BaseModel):
 
 class ConflictResponse(BaseModel):
     verdicts: list[ConflictVerdict]
-    backend: str = ""
-    dropped: int = 0
-    defaulted: int = 0  # pairs never answered, set to "unrelated"
+    backend: SkipJsonSchema[str] = ""
+    dropped: SkipJsonSchema[int] = 0
+    defaulted: SkipJsonSchema[int] = 0  # pairs never answered, set to "unrelated"
 
 
 # --- summaries ----------------------------------------------------------------------
@@ -176,7 +180,7 @@ class SummaryRequest(BaseModel):
 
 class SummaryResponse(BaseModel):
     summary: str
-    backend: str = ""
+    backend: SkipJsonSchema[str] = ""
 
 
 class SummaryBatchRequest(BaseModel):
@@ -192,8 +196,8 @@ class ConceptSummary(BaseModel):
 
 class SummaryBatchResponse(BaseModel):
     summaries: list[ConceptSummary]
-    backend: str = ""
-    missing: list[str] = Field(default_factory=list)  # concept ids left without a summary
+    backend: SkipJsonSchema[str] = ""
+    missing: SkipJsonSchema[list[str]] = Field(default_factory=list)  # concept ids left without a summary
 
 
 # --- community reports --------------------------------------------------------------
@@ -226,8 +230,8 @@ class CommunityReport(BaseModel):
 
 class CommunityReportResponse(BaseModel):
     reports: list[CommunityReport]
-    backend: str = ""
-    missing: list[str] = Field(default_factory=list)  # community ids left without a report
+    backend: SkipJsonSchema[str] = ""
+    missing: SkipJsonSchema[list[str]] = Field(default_factory=list)  # community ids left without a report
 
 
 # --- query routing ------------------------------------------------------------------
@@ -242,7 +246,7 @@ class RouteResponse(BaseModel):
     entities: list[str]
     type_filter: str | None = None
     reason: str = ""
-    backend: str = ""
+    backend: SkipJsonSchema[str] = ""
 
 
 # --- answer synthesis ---------------------------------------------------------------
@@ -268,8 +272,8 @@ class AnswerSentence(BaseModel):
 
 class AnswerResponse(BaseModel):
     sentences: list[AnswerSentence]
-    backend: str = ""
-    dropped: int = 0  # sentences removed because they cited no fact of the request
+    backend: SkipJsonSchema[str] = ""
+    dropped: SkipJsonSchema[int] = 0  # sentences removed because they cited no fact of the request
 
 
 # --- answer faithfulness ------------------------------------------------------------
@@ -295,6 +299,6 @@ class SupportVerdict(BaseModel):
 
 class SupportResponse(BaseModel):
     verdicts: list[SupportVerdict]
-    backend: str = ""
-    dropped: int = 0
-    defaulted: int = 0  # pairs never answered, set to not supported
+    backend: SkipJsonSchema[str] = ""
+    dropped: SkipJsonSchema[int] = 0
+    defaulted: SkipJsonSchema[int] = 0  # pairs never answered, set to not supported
