@@ -21,8 +21,7 @@ from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.filed import file_answer
 from tests.support.ingest import SMOKE_TEXTS, ingest, write_sources
-from tests.integration.test_lint_cli import cli  # noqa: F401  (fixture)
-from tests.integration.test_lint_graph import NOW, plant_clean_graph
+from tests.support.clean_graph import NOW, plant_clean_graph
 
 
 def entries(store, action: str | None = None) -> list[dict]:

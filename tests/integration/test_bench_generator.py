@@ -7,7 +7,7 @@ import pytest
 
 from graphwiki_assets.core.evals.generator import concept_name, generate, plan
 from graphwiki_assets.core.ingest.keys import name_key
-from tests.integration.test_query_graph import assert_schema, build_seed_graph
+from tests.support.seed_graph import assert_schema, build_seed_graph
 
 SNAPSHOT = """
 CALL () { MATCH (n) RETURN collect(n.id + '|' + coalesce(n.status, '') + '|' + toString(coalesce(n.source_count, 0))

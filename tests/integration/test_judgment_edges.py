@@ -13,7 +13,6 @@ from graphwiki_assets.core.query.upkeep import refresh_query_state
 from graphwiki_assets.core.store.migrations import migrate
 from graphwiki_assets.core.store.schema import ensure_schema
 from tests.support.ingest import ingest, write_sources
-from tests.integration.test_query_graph import offline_llm  # noqa: F401 (fixture)
 
 # An invented stream engine, its platform, job language and state store, and the lab that
 # built them: similar enough that stage 1 puts many pairs before the judge.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphwiki_assets.core.lint import checks
-from tests.integration.test_lint_graph import NOW, YESTERDAY, plant_clean_graph
+from tests.support.clean_graph import NOW, YESTERDAY, plant_clean_graph
 
 
 def test_an_orphan_concept_is_found_and_warned_about_above_the_target_rate(store):

@@ -5,25 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-import pytest
-
-from graphwiki_assets.cli.main import main
-from tests.integration.test_lint_graph import TEXTS, plant_clean_graph
-
-
-@pytest.fixture
-def cli(settings, monkeypatch, capsys, tmp_path):
-    """Run `graphwiki ...` against the test graph; returns (exit code, stdout)."""
-    monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)
-    monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password)
-    monkeypatch.setenv("GRAPHWIKI_HOME", str(tmp_path))
-    monkeypatch.setenv("GRAPHWIKI_SOURCES_DIR", str(tmp_path / "sources"))
-
-    def run(*argv: str) -> tuple[int, str]:
-        code = main(list(argv))
-        return code, capsys.readouterr().out
-
-    return run
+from tests.support.clean_graph import TEXTS, plant_clean_graph
 
 
 def plant(store):

@@ -10,7 +10,7 @@ import dagster as dg
 from graphwiki_assets.defs.lint.assets import lint_report
 from graphwiki_assets.defs.lint.definitions import daily_lint, defs as lint_defs
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource, build_resources
-from tests.integration.test_lint_graph import TEXTS, plant_clean_graph
+from tests.support.clean_graph import TEXTS, plant_clean_graph
 
 def plant_recent_graph(store):
     """The asset lints against the real clock, so the graph is planted as of yesterday."""

@@ -7,7 +7,7 @@ from datetime import timedelta
 from graphwiki_assets.core.ingest.files import sha256_text
 from graphwiki_assets.core.lint import checks
 from graphwiki_assets.core.lint.drift import flag_file_drift
-from tests.integration.test_lint_graph import NOW, TEXTS, plant_clean_graph
+from tests.support.clean_graph import NOW, TEXTS, plant_clean_graph
 
 
 def write_files(folder, texts=TEXTS):

@@ -6,7 +6,7 @@ import json
 
 from graphwiki_assets.core.lint.report import LintConfig, run_lint
 from graphwiki_assets.core.lint.verify import verify_graph
-from tests.integration.test_lint_graph import NOW, plant_clean_graph
+from tests.support.clean_graph import NOW, plant_clean_graph
 
 
 def test_the_markdown_has_a_summary_the_targets_and_a_table_per_check(store):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from graphwiki_assets.core.lint import checks
-from tests.integration.test_lint_graph import NOW, plant_clean_graph
+from tests.support.clean_graph import NOW, plant_clean_graph
 
 LATER = NOW + timedelta(days=100)
 

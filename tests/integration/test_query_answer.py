@@ -10,7 +10,6 @@ from graphwiki_assets.core.llm.requests import AnswerSentence, Fact
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.answer import Facts, estimate_tokens, render
 from graphwiki_assets.core.settings import LLMSettings
-from tests.integration.test_query_graph import offline_llm, seed_graph  # noqa: F401 (fixtures)
 
 
 def _sentence_with(answer, fact_id):

@@ -8,8 +8,6 @@ import pytest
 from graphwiki_assets.cli.main import main
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.models import QueryOptions
-from tests.integration.test_query_cli import cli_env  # noqa: F401 (fixture)
-from tests.integration.test_query_graph import offline_llm, seed_graph  # noqa: F401 (fixtures)
 
 
 @pytest.mark.parametrize("question", ["", "   ", "\n"])

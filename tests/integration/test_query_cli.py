@@ -4,20 +4,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from graphwiki_assets.cli.main import main
-from tests.integration.test_query_graph import seed_graph  # noqa: F401 (fixture)
-
-
-@pytest.fixture
-def cli_env(monkeypatch, settings, tmp_path):
-    """The command reads the environment, as a user's shell would; point it at the test graph."""
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_USERNAME", "NEO4J_DATABASE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)
-    monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password)
-    monkeypatch.setenv("GRAPHWIKI_HOME", str(tmp_path))
 
 
 def test_ask_json_holds_the_documented_fields(seed_graph, cli_env, capsys):

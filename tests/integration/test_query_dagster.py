@@ -8,7 +8,7 @@ from graphwiki_assets.core.query.projection import projection_status
 from graphwiki_assets.core.query.signatures import stale
 from graphwiki_assets.defs.query.definitions import defs, graph_projection, shape_signatures
 from graphwiki_assets.defs.resources import Neo4jResource
-from tests.integration.test_query_graph import build_seed_graph
+from tests.support.seed_graph import build_seed_graph
 
 
 def test_graph_projection_and_signatures_follow_claim_links_and_refresh_after_ingest():

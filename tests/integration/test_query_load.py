@@ -11,7 +11,7 @@ from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.projection import current_projection, refresh_projection
 from graphwiki_assets.core.query.upkeep import refresh_query_state
 from tests.support.ingest import SMOKE_TEXTS, ingest, write_sources
-from tests.integration.test_query_graph import build_seed_graph, offline_llm  # noqa: F401 (fixture)
+from tests.support.seed_graph import build_seed_graph
 
 ASKERS = 8
 QUESTIONS = [

@@ -14,7 +14,6 @@ from graphwiki_assets.core.query.linking import link_entities, link_question
 from graphwiki_assets.core.query.subgraph import SUMMARY_SOURCES
 from graphwiki_assets.core.query.models import Retrieval
 from graphwiki_assets.core.query import cypher, subgraph
-from tests.integration.test_query_graph import offline_llm  # noqa: F401 (fixture)
 
 
 def _concepts(store, *rows: tuple[str, str, list[str], str]) -> None:

@@ -8,7 +8,7 @@ from graphwiki_assets.core.query import cypher, flat_sources, refresh_projection
 from graphwiki_assets.core.query.ppr import node_ids, rank_related
 from graphwiki_assets.core.query.projection import current_projection, ensure_projection, projection_status
 from graphwiki_assets.core.query.retrieval import RetrievalConfig, concept_seeds, seed_groups
-from tests.integration.test_query_graph import CONCEPTS, seed_graph  # noqa: F401 (fixture)
+from tests.support.seed_graph import CONCEPTS
 
 
 @pytest.mark.parametrize("seed", ["c-cypher", "c-docker", "c-gds"])

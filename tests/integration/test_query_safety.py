@@ -8,8 +8,8 @@ import re
 import pytest
 
 from graphwiki_assets.core.query import ask, retrieve_sources
-from tests.integration.test_query_graph import build_seed_graph, offline_llm  # noqa: F401 (fixture)
 from tests.support.paths import REPO_ROOT
+from tests.support.seed_graph import build_seed_graph
 
 QUERY_PACKAGE = REPO_ROOT / "graphwiki_assets" / "core" / "query"
 CYPHER_WORDS = re.compile(r"\b(MATCH|MERGE|CREATE|DELETE|DETACH|RETURN|CALL|UNWIND|SET|REMOVE|WHERE|WITH)\b")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from graphwiki_assets.core.query import ask
-from tests.integration.test_query_graph import offline_llm, seed_graph  # noqa: F401 (fixtures)
 
 FOUR_SHAPES = [
     ("What is Cypher?", "what_is", "n-hop traversal"),

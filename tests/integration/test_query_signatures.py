@@ -8,7 +8,7 @@ from graphwiki_assets.core.query import ask, cypher
 from graphwiki_assets.core.query.models import QueryOptions
 from graphwiki_assets.core.query.patterns import shaped_like
 from graphwiki_assets.core.query.signatures import lucene_query, refresh_signatures, stale, weighted_jaccard
-from tests.integration.test_query_graph import CONCEPTS, build_seed_graph, offline_llm  # noqa: F401 (fixture)
+from tests.support.seed_graph import CONCEPTS, build_seed_graph
 
 LIVE = """
 MATCH (x:Concept {id: $id})-[r:RELATED_TO|PART_OF]-(m:Concept)

@@ -6,8 +6,7 @@ import io
 import json
 
 from graphwiki_assets.core.lint.split import split_concept_id
-from tests.integration.test_lint_cli import cli  # noqa: F401  (fixture)
-from tests.integration.test_lint_graph import plant_clean_graph
+from tests.support.clean_graph import plant_clean_graph
 
 
 def reviewed(store) -> dict[str, str]:

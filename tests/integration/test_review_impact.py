@@ -6,7 +6,7 @@ import pytest
 
 from graphwiki_assets.core.lint.cypher import impact_query
 from graphwiki_assets.core.lint.impact import UnknownSource, impact, parse_depth
-from tests.integration.test_lint_graph import NOW, plant_clean_graph
+from tests.support.clean_graph import NOW, plant_clean_graph
 
 DIRECT = {"cypher", "neo4j", "claim-imperative", "claim-cql-queries"}  # what derives from cql.md
 ALL = {"cypher", "neo4j", "gds", "claim-declarative", "claim-imperative", "claim-cql-queries", "claim-gds-plugin"}

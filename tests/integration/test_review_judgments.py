@@ -8,7 +8,7 @@ from graphwiki_assets.core.lint.report import run_lint
 from graphwiki_assets.core.lint.review import ReviewError, confirm, get_judgment, reject, sample_judgments
 from graphwiki_assets.core.lint.split import plan_split, split_concept_id
 from graphwiki_assets.core.lint.verify import verify_graph
-from tests.integration.test_lint_graph import DEFECT_CHECKS, NOW, plant_clean_graph
+from tests.support.clean_graph import DEFECT_CHECKS, NOW, plant_clean_graph
 
 CQL = split_concept_id("judgment-cql")
 

@@ -7,7 +7,7 @@ import pytest
 from graphwiki_assets.core.lint import checks
 from graphwiki_assets.core.lint.resolve import DisputeError, resolve_dispute
 from graphwiki_assets.core.lint.verify import verify_graph
-from tests.integration.test_lint_graph import NOW, plant_clean_graph
+from tests.support.clean_graph import NOW, plant_clean_graph
 
 
 def claim(store, cid: str) -> dict:
