@@ -1,8 +1,7 @@
-"""Shared fixtures: a real Neo4j with GDS for the whole session, wiped per test.
+"""Fixtures for every test: the test instance's settings and the sentence encoder.
 
-The test server is its own launcher instance (own home, own Bolt port), so the user's
-graph is never touched. If GRAPHWIKI_TEST_NEO4J_URI is set, that running server is used
-instead (it must be disposable: tests delete everything in it).
+Nothing here opens a connection; the Neo4j fixtures are in tests/integration/conftest.py,
+so the unit tests cannot reach a server even by asking for one.
 """
 
 from __future__ import annotations
@@ -13,12 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graphwiki_assets.core.neo4j_server.server import Neo4jServer
 from graphwiki_assets.core.settings import Settings
-from graphwiki_assets.core.store.driver import GraphStore
-from graphwiki_assets.core.store.schema import ensure_schema
-
-EMBEDDING_DIM = 384
 
 
 @pytest.fixture(scope="session")
@@ -44,36 +38,6 @@ def settings(test_home: Path, tmp_path_factory) -> Settings:
     from dataclasses import replace
 
     return replace(s, cache_dir=work / "llm-cache", sources_dir=work / "sources")
-
-
-@pytest.fixture(scope="session")
-def neo4j_server(settings: Settings):
-    if os.environ.get("GRAPHWIKI_TEST_NEO4J_URI"):
-        yield None
-        return
-    server = Neo4jServer(settings.server, log=lambda m: None)
-    was_running = server.pid() is not None
-    server.start()
-    yield server
-    if not was_running and not os.environ.get("GRAPHWIKI_TEST_KEEP_NEO4J"):
-        server.stop()
-
-
-@pytest.fixture(scope="session")
-def _session_store(settings: Settings, neo4j_server):
-    with GraphStore(settings.neo4j) as store:
-        ensure_schema(store, EMBEDDING_DIM)
-        yield store
-
-
-@pytest.fixture
-def store(_session_store: GraphStore) -> GraphStore:
-    """An empty graph with the schema in place (data and GDS projections dropped)."""
-    _session_store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
-    for row in _session_store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"):
-        _session_store.query("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"])
-    _session_store.memo.clear()
-    return _session_store
 
 
 @pytest.fixture(scope="session")

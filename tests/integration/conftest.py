@@ -1,0 +1,109 @@
+"""Fixtures of the tests that need a real Neo4j with GDS: the server for the whole session,
+an empty graph per test, the seed graph, and the `graphwiki` command pointed at it.
+
+The test server is its own launcher instance (own home, own Bolt port), so the user's
+graph is never touched. If GRAPHWIKI_TEST_NEO4J_URI is set, that running server is used
+instead (it must be disposable: tests delete everything in it).
+
+Every test collected under this folder is marked `integration`, so `-m "not integration"`
+runs the offline ones alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from graphwiki_assets.cli.main import main
+from graphwiki_assets.core.neo4j_server.server import Neo4jServer
+from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.schema import ensure_schema
+from tests.support.seed_graph import build_seed_graph
+
+EMBEDDING_DIM = 384
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A conftest's hook sees the whole session's items, not only this folder's.
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(scope="session")
+def neo4j_server(settings: Settings):
+    if os.environ.get("GRAPHWIKI_TEST_NEO4J_URI"):
+        yield None
+        return
+    server = Neo4jServer(settings.server, log=lambda m: None)
+    was_running = server.pid() is not None
+    server.start()
+    yield server
+    if not was_running and not os.environ.get("GRAPHWIKI_TEST_KEEP_NEO4J"):
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def _session_store(settings: Settings, neo4j_server):
+    with GraphStore(settings.neo4j) as store:
+        ensure_schema(store, EMBEDDING_DIM)
+        yield store
+
+
+@pytest.fixture
+def store(_session_store: GraphStore) -> GraphStore:
+    """An empty graph with the schema in place (data and GDS projections dropped)."""
+    _session_store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
+    for row in _session_store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"):
+        _session_store.query("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"])
+    _session_store.memo.clear()
+    return _session_store
+
+
+@pytest.fixture
+def offline_llm(settings):
+    """The configured LLM with no endpoint: the offline rules (no cache, nothing persists)."""
+    from graphwiki_assets.core.llm.client import build_llm
+
+    assert settings.llm.offline
+    return build_llm(settings.llm)
+
+
+@pytest.fixture
+def seed_graph(store, embedder):
+    """The fixture graph with its projection refreshed, as after an ingest."""
+    from graphwiki_assets.core.query import refresh_projection
+
+    build_seed_graph(store, embedder)
+    refresh_projection(store)
+    return store
+
+
+@pytest.fixture
+def cli(settings, monkeypatch, capsys, tmp_path):
+    """Run `graphwiki ...` against the test graph; returns (exit code, stdout)."""
+    monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)
+    monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password)
+    monkeypatch.setenv("GRAPHWIKI_HOME", str(tmp_path))
+    monkeypatch.setenv("GRAPHWIKI_SOURCES_DIR", str(tmp_path / "sources"))
+
+    def run(*argv: str) -> tuple[int, str]:
+        code = main(list(argv))
+        return code, capsys.readouterr().out
+
+    return run
+
+
+@pytest.fixture
+def cli_env(monkeypatch, settings, tmp_path):
+    """The command reads the environment, as a user's shell would; point it at the test graph."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_USERNAME", "NEO4J_DATABASE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)
+    monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password)
+    monkeypatch.setenv("GRAPHWIKI_HOME", str(tmp_path))

@@ -1,0 +1,70 @@
+"""Corroboration gating: a concept stated by one independent source is kept, linked and
+searchable but flagged needs_review (awaiting corroboration) until another file states it;
+a changed version of the same file is not another source. Answers mark such facts "one
+source"; lint does not count them as overdue reviews."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from graphwiki_assets.core.lint import checks
+from graphwiki_assets.core.llm.client import build_llm
+from graphwiki_assets.core.query import ask
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
+from tests.support.ingest import ingest, write_sources
+
+FIRST = {"tarn.md": "# Tarnwick\n\nTarnwick is a mountain village in the Orrin valley. Tarnwick holds a cheese fair."}
+SAME_FILE_LATER = "# Tarnwick\n\nTarnwick is a mountain village in the Orrin valley. Tarnwick has a stone bridge."
+SECOND = {"travel.md": "# Orrin valley travel\n\nTarnwick is a village on the road through the Orrin valley."}
+
+
+def _tarnwick(store) -> dict:
+    return store.query("MATCH (c:Concept {name: 'Tarnwick'}) RETURN c.needs_review AS flagged, "
+                       "c.review_reason AS reason, c.independent_sources AS independent, "
+                       "c.corroborated_at IS NOT NULL AS corroborated")[0]
+
+
+def test_one_file_flags_the_concept_and_a_second_file_lifts_the_flag(store, embedder, settings, tmp_path):
+    ingest(store, embedder, settings, write_sources(tmp_path / "a", FIRST), cache=False)
+    assert _tarnwick(store) == {"flagged": True, "reason": AWAITING_CORROBORATION, "independent": 1,
+                                "corroborated": False}
+    # kept, linked and searchable by id meanwhile
+    assert store.query("MATCH (:Concept {name: 'Tarnwick'})<-[:ABOUT]-(c:Claim) RETURN count(c) AS n")[0]["n"] > 0
+
+    ingest(store, embedder, settings, write_sources(tmp_path / "b", SECOND), cache=False)
+    assert _tarnwick(store) == {"flagged": False, "reason": None, "independent": 2, "corroborated": True}
+
+
+def test_a_new_version_of_the_same_file_is_not_a_second_source(store, embedder, settings, tmp_path):
+    [path] = write_sources(tmp_path / "a", FIRST)
+    ingest(store, embedder, settings, [path], cache=False)
+
+    path.write_text(SAME_FILE_LATER, encoding="utf-8")
+    ingest(store, embedder, settings, [path], cache=False)
+
+    found = _tarnwick(store)
+    assert found["flagged"] is True and found["independent"] == 1 and not found["corroborated"]
+
+
+def test_answers_mark_single_source_facts_and_lint_does_not_call_them_overdue(store, embedder, settings, tmp_path):
+    ingest(store, embedder, settings, write_sources(tmp_path / "a", FIRST), cache=False)
+
+    answer = ask(store, embedder, build_llm(settings.llm), "What is Tarnwick?")
+    assert any("[one source — see " in s.text for s in answer.sentences)
+    assert any("rests on one source so far" in f for f in answer.flags)
+    later = datetime.now(timezone.utc) + timedelta(days=365)
+    assert checks.stale_needs_review(store, later, days=30).count == 0
+
+
+def test_a_claim_another_file_says_too_is_corroborated(store, embedder, settings, tmp_path):
+    ingest(store, embedder, settings, write_sources(tmp_path / "a", FIRST), cache=False)
+    ingest(store, embedder, settings, write_sources(tmp_path / "b", {"again.md": FIRST["tarn.md"]
+                                                                    .replace("# Tarnwick", "# About Tarnwick")}),
+           cache=False)
+
+    rows = store.query("MATCH (c:Claim) RETURN c.text AS text, c.needs_review AS flagged, c.review_reason AS reason, "
+                       "c.independent_sources AS independent, COUNT { (c)-[:CORROBORATES]-() } AS links")
+    linked = [r for r in rows if r["links"]]
+    assert linked, "the conflict stage found no claim saying the same"
+    assert all(r["independent"] == 2 and r["flagged"] is False for r in linked)
+    assert all(r["reason"] == AWAITING_CORROBORATION for r in rows if not r["links"])

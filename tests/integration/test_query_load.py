@@ -1,0 +1,116 @@
+"""Questions never fail because of a writer: askers at once with no projection yet, refreshes
+racing each other, and eight askers while an ingest writes beside them (small sizes: CI)."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from graphwiki_assets.core.evals.generator import concept_name
+from graphwiki_assets.core.query import ask
+from graphwiki_assets.core.query.projection import current_projection, refresh_projection
+from graphwiki_assets.core.query.upkeep import refresh_query_state
+from tests.support.ingest import SMOKE_TEXTS, ingest, write_sources
+from tests.support.seed_graph import build_seed_graph
+
+ASKERS = 8
+QUESTIONS = [
+    ("What is {a}?", "what_is"),
+    ("What else relates to {a}?", "related"),
+    ("Find something shaped like {a}", "shaped_like"),
+    ("How does {a} connect to {b}?", "connect"),
+]
+
+
+def _asker(store, embedder, llm, names, stop: threading.Event, rounds: int | None = None,
+           absent: list | None = None) -> list[str]:
+    """Ask every shape about the names ``names()`` gives, until stopped; the errors met. Seeds
+    that PageRank left out (newer than the projection) are added to ``absent``."""
+    errors, n = [], 0
+    while not stop.is_set() and (rounds is None or n < rounds):
+        picked = names()
+        for template, shape in QUESTIONS:
+            a, b = picked[n % len(picked)], picked[(n + 1) % len(picked)]
+            try:
+                answer = ask(store, embedder, llm, template.format(a=a, b=b), shape=shape,
+                             entities=[a] if shape != "connect" else [a, b])
+            except Exception as exc:  # the test counts them: there must be none
+                errors.append(f"{shape} {a}: {type(exc).__name__}: {exc}")
+                continue
+            if absent is not None:
+                absent.extend(answer.details.get("not_in_projection", []))
+        n += 1
+    return errors
+
+
+def test_askers_at_once_with_no_projection_yet_all_get_answers(store, embedder, offline_llm):
+    build_seed_graph(store, embedder)  # no projection, no signatures: the state after a restart
+    names = lambda: ["Cypher", "APOC", "Neo4j", "PageRank", "Docker"]  # noqa: E731
+    with ThreadPoolExecutor(ASKERS) as pool:
+        done = list(pool.map(lambda _: _asker(store, embedder, offline_llm, names, threading.Event(), rounds=1),
+                             range(ASKERS)))
+    assert [e for errors in done for e in errors] == []
+    builds = store.query("CALL gds.graph.list() YIELD graphName RETURN collect(graphName) AS names")[0]["names"]
+    # one build for all askers of this process: the projection and its concept layer
+    stamps = {name.split("@")[1] for name in builds}
+    assert len(stamps) == 1 and sorted(name.split("@")[0] for name in builds) == ["graphwiki-query",
+                                                                                  "graphwiki-query-concepts"]
+
+
+def test_refreshes_racing_each_other_and_the_askers_cause_no_error(store, embedder, offline_llm):
+    build_seed_graph(store, embedder)
+    refresh_projection(store)
+    stop = threading.Event()
+    names = lambda: ["Cypher", "Neo4j Graph Data Science", "Kubernetes", "GQL"]  # noqa: E731
+    with ThreadPoolExecutor(ASKERS + 3) as pool:
+        askers = [pool.submit(_asker, store, embedder, offline_llm, names, stop) for _ in range(ASKERS)]
+        refreshers = [pool.submit(lambda: [refresh_projection(store) for _ in range(3)]) for _ in range(3)]
+        for r in refreshers:
+            r.result()
+        stop.set()
+        errors = [e for a in askers for e in a.result()]
+    assert errors == []
+    refresh_projection(store)  # the clean-up of the newest build leaves it alone
+    builds = store.query("CALL gds.graph.list() YIELD graphName RETURN collect(graphName) AS names")[0]["names"]
+    newest = current_projection(store)["name"]
+    assert sorted(builds) == sorted([newest, newest.replace("@", "-concepts@")])
+
+
+def _documents(n: int) -> dict[str, str]:
+    """Small sources, each naming new entities beside one of the first ingest's."""
+    docs = {}
+    for i in range(n):
+        a, b, c = (concept_name(900 + 3 * i + j, "Concept") for j in range(3))
+        docs[f"doc{i}.md"] = (f"# {a}\n\n{a} is a library for Neo4j. {a} was written by {b}. "
+                              f"{b} also maintains {c}, a tool that runs on Neo4j.")
+    return docs
+
+
+def test_eight_askers_during_an_ingest_get_no_error(store, embedder, settings, offline_llm, tmp_path):
+    ingest(store, embedder, settings, write_sources(tmp_path / "first", SMOKE_TEXTS))
+    refresh_query_state(store)
+    newest = "MATCH (c:Concept) RETURN c.name AS name ORDER BY c.created_at DESC, c.id LIMIT 4"
+    stop = threading.Event()
+    absent: list[str] = []
+
+    def names():
+        found = [r["name"] for r in store.query(newest)]
+        return found + ["Cypher", "Neo4j"]
+
+    def ingesting():
+        try:
+            return ingest(store, embedder, settings, write_sources(tmp_path / "second", _documents(12)), batch_size=2)
+        finally:
+            stop.set()
+
+    with ThreadPoolExecutor(ASKERS + 1) as pool:
+        writer = pool.submit(ingesting)
+        askers = [pool.submit(_asker, store, embedder, offline_llm, names, stop, None, absent) for _ in range(ASKERS)]
+        report = writer.result()
+        errors = [e for a in askers for e in a.result()]
+    assert report.as_dict()["sources"]["new"] == 12 and report.as_dict()["sources"]["failed"] == 0
+    assert errors == []
+    assert absent  # some askers asked about concepts newer than the projection, and were answered
+    # the last batch refreshed the projection: everything is in it now
+    assert current_projection(store)["nodes"] == store.query(
+        "MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN count(n) AS n")[0]["n"]
