@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import dagster as dg
 
-    from graphwiki_assets.core.ingest.files import discover, partition_key
+    from graphwiki_assets.core.sources import discover, partition_key
     from graphwiki_assets.core.settings import Settings
     from graphwiki_assets.defs.ingest.partitions import source_partitions
     from graphwiki_assets.core.llm.client import backend_label

@@ -13,7 +13,7 @@ import pytest
 import graphwiki_assets
 from graphwiki_assets.core.audit import Entry, append, read_entries
 from graphwiki_assets.core.ingest import commit
-from graphwiki_assets.core.ingest.files import sha256_text
+from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.lint.report import run_lint
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.query import ask

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from graphwiki_assets.core.ingest.files import discover
+from graphwiki_assets.core.sources import discover
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, read_paths
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.rules_server import RulesServer

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from graphwiki_assets.core.ingest.files import SourceRejected, read_source
+from graphwiki_assets.core.sources import SourceRejected, read_source
 from tests.support.ingest import SMOKE_TEXTS, counts, ingest, write_sources
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from graphwiki_assets.core.ingest.files import sha256_text
+from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.lint import checks
 from graphwiki_assets.core.review.impact import flag_file_drift
 from tests.support.clean_graph import NOW, TEXTS, plant_clean_graph

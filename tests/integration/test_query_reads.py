@@ -7,7 +7,7 @@ import random
 import pytest
 from neo4j.exceptions import ClientError
 
-from graphwiki_assets.core.ingest.keys import keys_for
+from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.answer import estimate_tokens
 from graphwiki_assets.core.query.linking import link_entities, link_question

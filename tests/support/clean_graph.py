@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from graphwiki_assets.core.ingest.files import sha256_text
+from graphwiki_assets.core.sources import sha256_text
 
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc)
 YESTERDAY = NOW - timedelta(days=1)

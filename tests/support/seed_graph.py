@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from graphwiki_assets.core.ingest.files import sha256_text
-from graphwiki_assets.core.ingest.keys import keys_for
+from graphwiki_assets.core.sources import sha256_text
+from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.store.schema import STATUSES
 
 # id: (name, type, aliases, summary)

@@ -9,9 +9,6 @@ from pathlib import Path
 import graphwiki_assets
 
 ROOT = Path(graphwiki_assets.__file__).parent
-# query reads ingest's name keys and source errors; ingest refreshes query state after a batch.
-KNOWN_PACKAGE_CYCLES = [{"ingest", "query"}]
-
 
 def _imports(tree: ast.AST) -> list[str]:
     names, todo = [], [tree]
@@ -62,4 +59,4 @@ def test_no_module_imports_itself_through_others():
 
 
 def test_core_packages_import_each_other_one_way_only():
-    assert [c for c in _cycles(_graph(_package)) if c not in KNOWN_PACKAGE_CYCLES] == []
+    assert _cycles(_graph(_package)) == []

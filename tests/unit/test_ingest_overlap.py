@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 
-from graphwiki_assets.core.ingest.keys import keys_for
+from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.ingest.models import Mention
 from graphwiki_assets.core.ingest.overlap import earlier_overlaps, names_overlap
 

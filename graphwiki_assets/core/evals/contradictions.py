@@ -26,7 +26,7 @@ from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
-from graphwiki_assets.core.ingest.files import sha256_text
+from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.ingest.models import Candidates, ClaimRecord, ConceptAction, ResolutionPlan
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors

@@ -35,7 +35,7 @@ import numpy as np
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records
-from graphwiki_assets.core.ingest.keys import keys_for, name_key
+from graphwiki_assets.core.store.keys import keys_for, name_key
 from graphwiki_assets.core.ingest.pipeline import extract_sources, records_as_documents
 
 # Fixed before any document was scored and not moved since: a claim sharing both entities

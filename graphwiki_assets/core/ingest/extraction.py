@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.config.model import Taxonomy
-from graphwiki_assets.core.ingest.files import SourceDocument
-from graphwiki_assets.core.ingest.keys import name_key
+from graphwiki_assets.core.sources import SourceDocument
+from graphwiki_assets.core.store.keys import name_key
 from graphwiki_assets.core.ingest.models import Candidates
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.calls import (

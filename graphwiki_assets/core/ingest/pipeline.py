@@ -32,7 +32,7 @@ from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
 from graphwiki_assets.core.ingest.commit import commit_batch, source_text
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
 from graphwiki_assets.core.ingest.extraction import ExtractConfig, extract_documents
-from graphwiki_assets.core.ingest.files import DEFAULT_MAX_BYTES, SourceDocument, SourceRejected, read_source, sha256_text
+from graphwiki_assets.core.sources import DEFAULT_MAX_BYTES, SourceDocument, SourceRejected, read_source, sha256_text
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig, LeaseLost
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_texts, resolve_batch

@@ -26,7 +26,7 @@ import numpy as np
 
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs, view
-from graphwiki_assets.core.ingest.keys import key_query, keys_for, name_key
+from graphwiki_assets.core.store.keys import key_query, keys_for, name_key
 from graphwiki_assets.core.ingest.models import Candidates, ConceptAction, JudgmentRecord, Mention, ResolutionPlan
 from graphwiki_assets.core.ingest.overlap import earlier_overlaps
 from graphwiki_assets.core.ingest.timing import StageTimes

@@ -23,7 +23,7 @@ import numpy as np
 from graphwiki_assets.core.config.model import Purpose
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.ingest.commit import source_text
-from graphwiki_assets.core.ingest.files import SourceDocument
+from graphwiki_assets.core.sources import SourceDocument
 from graphwiki_assets.core.ingest.models import Candidates
 from graphwiki_assets.core.llm.calls import ExtractResponse
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from graphwiki_assets.core.ingest.files import SourceRejected, read_source, sha256_text
+from graphwiki_assets.core.sources import SourceRejected, read_source, sha256_text
 from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.store.driver import GraphStore
 

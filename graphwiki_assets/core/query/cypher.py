@@ -9,7 +9,7 @@ test holds every copy to that text).
 
 # -- entity linking ---------------------------------------------------------------------
 
-# Concept.keys holds the normalised name and aliases (see ingest.keys.name_key). The
+# Concept.keys holds the normalised name and aliases (see store.keys and normal_forms.name_key). The
 # full-text index on it hands over candidates (a scan of every concept took 250 ms at 100k
 # concepts); the WHERE keeps only exact keys. m.query also carries the key written without
 # spaces and split in two, so "graph rag" and "graphrag" find each other.

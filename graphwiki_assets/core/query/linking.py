@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphwiki_assets.core.embeddings import Embedder
-from graphwiki_assets.core.ingest.keys import key_query, name_key
+from graphwiki_assets.core.store.keys import key_query, name_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, Linking, NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import GraphStore

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Embedder
-from graphwiki_assets.core.ingest.files import SourceRejected, read_source
+from graphwiki_assets.core.sources import SourceRejected, read_source
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval, SourceRow, cosine, vector_pool
 from graphwiki_assets.core.store.driver import GraphStore

@@ -16,7 +16,7 @@ from datetime import datetime
 
 from neo4j import ManagedTransaction
 
-from graphwiki_assets.core.ingest.keys import keys_for, name_key
+from graphwiki_assets.core.store.keys import keys_for, name_key
 from graphwiki_assets.core.lint.judgments import JudgmentView
 from graphwiki_assets.core.review import cypher
 from graphwiki_assets.core.review.record import Embed, ReviewError, ReviewOutcome, live_concept, mark

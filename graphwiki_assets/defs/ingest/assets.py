@@ -21,7 +21,7 @@ import dagster as dg
 
 from graphwiki_assets.core.embeddings import LazyEmbedder
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
-from graphwiki_assets.core.ingest.files import SourceDocument, SourceRejected, read_source
+from graphwiki_assets.core.sources import SourceDocument, SourceRejected, read_source
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.pipeline import (IngestConfig, Ingestor, commit_extracted, extract_sources, triage,
                                                    utc_now)

@@ -18,7 +18,7 @@ import dagster as dg
 
 from graphwiki_assets.core.config import ConfigError
 from graphwiki_assets.core.ingest import cypher
-from graphwiki_assets.core.ingest.files import SourceRejected, discover, partition_key, read_source
+from graphwiki_assets.core.sources import SourceRejected, discover, partition_key, read_source
 from graphwiki_assets.core.store.driver import GraphUnavailable
 from graphwiki_assets.defs.ingest.assets import MAX_PARTITIONS_PER_RUN
 from graphwiki_assets.defs.ingest.jobs import ingest_job
