@@ -25,18 +25,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import dagster as dg
 
+    from graphwiki_assets.core.llm.client import backend_label
     from graphwiki_assets.core.sources import discover, partition_key
     from graphwiki_assets.core.settings import Settings
-    from graphwiki_assets.defs.ingest.partitions import source_partitions
-    from graphwiki_assets.core.llm.client import backend_label
+    from graphwiki_assets.defs.ingest.partitions import SOURCES
     from graphwiki_assets.defs.ingest.sensors import RANGE_END, RANGE_START, ranges, run_tags
 
     if args.sources:
         os.environ["GRAPHWIKI_SOURCES_DIR"] = str(args.sources.resolve())
     settings = Settings.from_env()
-    from graphwiki_assets.definitions import defs as build_defs
+    from graphwiki_assets.definitions import defs as code_location
 
-    defs = build_defs() if callable(build_defs) else build_defs
+    defs = code_location()  # the code location the UI loads, with the sources folder set above
     folder = settings.sources_dir
     keys = [partition_key(p, folder) for p in discover(folder)]
     if not keys:
@@ -47,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
         instance = dg.DagsterInstance.get()
     else:
         instance = dg.DagsterInstance.ephemeral()
-    known = set(instance.get_dynamic_partitions(source_partitions.name))
-    instance.add_dynamic_partitions(source_partitions.name, [k for k in keys if k not in known])
-    ordered = instance.get_dynamic_partitions(source_partitions.name)
+    known = set(instance.get_dynamic_partitions(SOURCES))
+    instance.add_dynamic_partitions(SOURCES, [k for k in keys if k not in known])
+    ordered = instance.get_dynamic_partitions(SOURCES)
     job = defs.resolve_job_def("ingest_sources")
     results = []
     for first, last, count in ranges(list(ordered), set(keys)):
@@ -62,12 +62,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {'ok    ' if result.success else 'FAILED'} {count} source(s): {first} .. {last}", file=sys.stderr)
     lint = None
     if not args.no_lint:
-        try:
-            lint_job = defs.resolve_job_def("lint_graph")
-        except Exception:  # the lint area may be absent from a trimmed deployment
-            lint_job = None
-        if lint_job is not None:
-            lint = lint_job.execute_in_process(instance=instance, raise_on_error=False).success
+        lint = defs.resolve_job_def("lint_graph").execute_in_process(instance=instance, raise_on_error=False).success
     failed = [r for r in results if not r["success"]]
     emit(args, {"runs": results, "sources": len(keys), "failed_runs": len(failed), "lint_ok": lint},
          f"{len(keys)} sources in {len(results)} run(s), {len(failed)} failed"

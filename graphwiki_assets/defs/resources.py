@@ -1,16 +1,20 @@
 """Dagster resources: thin, configurable wrappers that hand the domain core its clients.
 
-Settings arrive through ``EnvVar`` so credentials never sit in code or run config; a
-resource opens clients per use (no driver is shared between runs).
+Every field is a setting of ``core/settings.py``, read from the same environment variable
+with the same default as the CLI reads it. A resource opens clients per use (no driver is
+shared between runs).
 """
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
 import dagster as dg
 from pydantic import Field
@@ -18,26 +22,40 @@ from pydantic import Field
 from graphwiki_assets.core.config import LoadedConfig, load_config
 from graphwiki_assets.core.settings import (
     DEFAULT_BOLT_PORT,
+    DEFAULT_DATABASE,
     DEFAULT_EMBEDDING_MODEL,
+    DEFAULT_HOME,
     DEFAULT_INGEST_BATCH,
+    DEFAULT_LLM_CONCURRENCY,
+    DEFAULT_LLM_MAX_RETRIES,
     DEFAULT_LLM_MODEL,
+    DEFAULT_LLM_TIMEOUT_S,
     DEFAULT_MAX_CALLS_PER_SOURCE,
     DEFAULT_MAX_SOURCE_BYTES,
     DEFAULT_PASSWORD,
+    DEFAULT_USERNAME,
+    ENV_VARS,
     LLMSettings,
     Neo4jSettings,
     Settings,
 )
 from graphwiki_assets.core.store.driver import GraphStore
 
+SETTING = "setting"  # a field's place in Settings, kept in its JSON schema extras
+
+
+def setting(path: str, default: Any, what: str) -> Any:
+    """A field holding the setting at ``path`` of ``Settings``; its description names the variable."""
+    return Field(default=default, description=f"{what} ({ENV_VARS[path]})", json_schema_extra={SETTING: path})
+
 
 class Neo4jResource(dg.ConfigurableResource):
     """The graph. Defaults to the local launcher's instance (`graphwiki neo4j start`)."""
 
-    uri: str = Field(default=f"bolt://127.0.0.1:{DEFAULT_BOLT_PORT}", description="Bolt URI (NEO4J_URI)")
-    username: str = Field(default="neo4j", description="NEO4J_USERNAME")
-    password: str = Field(default=DEFAULT_PASSWORD, description="NEO4J_PASSWORD")
-    database: str = "neo4j"
+    uri: str = setting("neo4j.uri", f"bolt://127.0.0.1:{DEFAULT_BOLT_PORT}", "Bolt URI")
+    username: str = setting("neo4j.username", DEFAULT_USERNAME, "user name")
+    password: str = setting("neo4j.password", DEFAULT_PASSWORD, "password")
+    database: str = setting("neo4j.database", DEFAULT_DATABASE, "the database within the server")
 
     def settings(self) -> Neo4jSettings:
         return Neo4jSettings(uri=self.uri, username=self.username, password=self.password, database=self.database)
@@ -49,9 +67,9 @@ class Neo4jResource(dg.ConfigurableResource):
 
 
 class EmbeddingResource(dg.ConfigurableResource):
-    """A sentence-transformers model by name or path (GRAPHWIKI_EMBEDDING_MODEL)."""
+    """A sentence-transformers model by name or path."""
 
-    model: str = DEFAULT_EMBEDDING_MODEL
+    model: str = setting("embedding_model", DEFAULT_EMBEDDING_MODEL, "model name or path")
 
     def embedder(self):
         from graphwiki_assets.core.embeddings import load_embedder
@@ -62,13 +80,13 @@ class EmbeddingResource(dg.ConfigurableResource):
 class LLMResource(dg.ConfigurableResource):
     """Any OpenAI-compatible endpoint; with no key and no base URL, the offline backend."""
 
-    api_key: str | None = Field(default=None, description="OPENAI_API_KEY")
-    base_url: str | None = Field(default=None, description="OPENAI_BASE_URL")
-    model: str = Field(default=DEFAULT_LLM_MODEL, description="GRAPHWIKI_LLM_MODEL")
-    timeout_s: float = Field(default=60.0, description="per-call timeout in seconds (GRAPHWIKI_LLM_TIMEOUT)")
-    max_retries: int = Field(default=4, description="retries of 429, 5xx, timeouts (GRAPHWIKI_LLM_MAX_RETRIES)")
-    concurrency: int = Field(default=8, description="calls in flight at once (GRAPHWIKI_LLM_CONCURRENCY)")
-    cache_dir: str | None = Field(default=None, description="request/response cache (GRAPHWIKI_CACHE_DIR)")
+    api_key: str | None = setting("llm.api_key", None, "API key")
+    base_url: str | None = setting("llm.base_url", None, "endpoint")
+    model: str = setting("llm.model", DEFAULT_LLM_MODEL, "model name")
+    timeout_s: float = setting("llm.timeout_s", DEFAULT_LLM_TIMEOUT_S, "per-call timeout in seconds")
+    max_retries: int = setting("llm.max_retries", DEFAULT_LLM_MAX_RETRIES, "retries of 429, 5xx, timeouts")
+    concurrency: int = setting("llm.concurrency", DEFAULT_LLM_CONCURRENCY, "calls in flight at once")
+    cache_dir: str | None = setting("cache_dir", None, "request/response cache; none: no cache")
 
     def settings(self) -> LLMSettings:
         return LLMSettings(api_key=self.api_key or None, base_url=self.base_url or None, model=self.model,
@@ -87,69 +105,71 @@ class LLMResource(dg.ConfigurableResource):
 
 
 class GraphwikiConfig(dg.ConfigurableResource):
-    """Where sources are read from (GRAPHWIKI_SOURCES_DIR) and where local state lives."""
+    """Where sources are read from and where local state lives; the ingest's limits."""
 
-    home: str = "data"
-    sources_dir: str = "data/sources"
-    ingest_batch: int = Field(default=DEFAULT_INGEST_BATCH, description="sources per ingest batch (GRAPHWIKI_INGEST_BATCH)")
-    max_source_bytes: int = Field(default=DEFAULT_MAX_SOURCE_BYTES,
-                                  description="larger source files are refused (GRAPHWIKI_MAX_SOURCE_BYTES)")
-    max_calls_per_source: int = Field(default=DEFAULT_MAX_CALLS_PER_SOURCE,
-                                      description="extraction calls one source may spend (GRAPHWIKI_MAX_CALLS_PER_SOURCE)")
-    schema_config: str = Field(default="", description="the schema config file (GRAPHWIKI_CONFIG); empty: "
-                                                       "$GRAPHWIKI_HOME/graphwiki.yaml, ./graphwiki.yaml, else the "
-                                                       "general-text preset")
+    home: str = setting("home", DEFAULT_HOME, "local state")
+    sources_dir: str = setting("sources_dir", f"{DEFAULT_HOME}/sources", "the folder the sensor watches")
+    ingest_batch: int = setting("ingest_batch", DEFAULT_INGEST_BATCH, "sources per ingest batch")
+    max_source_bytes: int = setting("max_source_bytes", DEFAULT_MAX_SOURCE_BYTES, "larger source files are refused")
+    max_calls_per_source: int = setting("max_calls_per_source", DEFAULT_MAX_CALLS_PER_SOURCE,
+                                        "extraction calls one source may spend")
+    schema_config: str = setting("config_path", "", "the schema config file; empty: $GRAPHWIKI_HOME/graphwiki.yaml, "
+                                                    "./graphwiki.yaml, else the general-text preset")
 
-    def schema(self) -> LoadedConfig:
+    def load_schema(self) -> LoadedConfig:
         """The schema config, read and validated now (a bad file fails the step before any write)."""
         return load_config(Path(self.schema_config) if self.schema_config else None, Path(self.home).resolve())
 
     def settings(self, neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> Settings:
-        base = Settings.from_env({"GRAPHWIKI_HOME": self.home, "GRAPHWIKI_SOURCES_DIR": self.sources_dir})
+        """The CLI's ``Settings``, made of these resources' values."""
+        base = Settings.from_env({ENV_VARS["home"]: self.home, ENV_VARS["sources_dir"]: self.sources_dir})
         return replace(base, neo4j=neo4j.settings(), llm=llm.settings(), embedding_model=embeddings.model,
-                       cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir)
+                       cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir,
+                       ingest_batch=self.ingest_batch, max_source_bytes=self.max_source_bytes,
+                       max_calls_per_source=self.max_calls_per_source,
+                       config_path=Path(self.schema_config).expanduser().resolve() if self.schema_config else None)
 
 
-def _env_or(name: str, default):
-    """EnvVar when the variable is set (resolved at run time), else the default."""
-    return dg.EnvVar(name) if os.environ.get(name) else default
+RESOURCES: dict[str, type[dg.ConfigurableResource]] = {
+    "neo4j": Neo4jResource, "embeddings": EmbeddingResource, "llm": LLMResource, "graphwiki": GraphwikiConfig}
 
 
-def _env_int(name: str, default: int):
-    """Numbers resolve at run time too (``EnvVar.int``) when the variable is set."""
-    return dg.EnvVar.int(name) if os.environ.get(name) else default
+def resources_for(*keys: str) -> dict[str, dg.ConfigurableResource]:
+    """The named resources as the environment configures them, for an area's definitions.
+
+    Read when the code location loads, never at import. Areas that name the same key get the
+    same instance while the environment is unchanged: ``Definitions.merge`` refuses two
+    different resources under one key, even equal ones.
+    """
+    names = sorted(set(ENV_VARS.values()))
+    every = _configured(tuple((name, os.environ[name]) for name in names if name in os.environ))
+    return {key: every[key] for key in keys}
 
 
-def build_resources() -> dict:
-    """Resources wired to the environment; called when the code location loads, not at import.
-    Defaults come from ``Settings`` so the CLI and Dagster agree on every value."""
-    base = Settings.from_env()
-    home = Path(os.environ.get("GRAPHWIKI_HOME", "data"))
-    port = os.environ.get("GRAPHWIKI_NEO4J_BOLT_PORT")
-    default_uri = f"bolt://127.0.0.1:{int(port) if port else DEFAULT_BOLT_PORT}"
-    return {
-        "neo4j": Neo4jResource(
-            uri=_env_or("NEO4J_URI", default_uri),
-            username=_env_or("NEO4J_USERNAME", "neo4j"),
-            password=_env_or("NEO4J_PASSWORD", DEFAULT_PASSWORD),
-            database=_env_or("NEO4J_DATABASE", base.neo4j.database),
-        ),
-        "embeddings": EmbeddingResource(model=_env_or("GRAPHWIKI_EMBEDDING_MODEL", DEFAULT_EMBEDDING_MODEL)),
-        "llm": LLMResource(
-            api_key=_env_or("OPENAI_API_KEY", None),
-            base_url=_env_or("OPENAI_BASE_URL", None),
-            model=_env_or("GRAPHWIKI_LLM_MODEL", DEFAULT_LLM_MODEL),
-            timeout_s=base.llm.timeout_s,  # read when the code location loads (EnvVar has no float form)
-            max_retries=_env_int("GRAPHWIKI_LLM_MAX_RETRIES", base.llm.max_retries),
-            concurrency=_env_int("GRAPHWIKI_LLM_CONCURRENCY", base.llm.concurrency),
-            cache_dir=_env_or("GRAPHWIKI_CACHE_DIR", str(home / "llm-cache")),
-        ),
-        "graphwiki": GraphwikiConfig(
-            home=_env_or("GRAPHWIKI_HOME", str(home)),
-            sources_dir=_env_or("GRAPHWIKI_SOURCES_DIR", str(home / "sources")),
-            ingest_batch=_env_int("GRAPHWIKI_INGEST_BATCH", base.ingest_batch),
-            max_source_bytes=_env_int("GRAPHWIKI_MAX_SOURCE_BYTES", base.max_source_bytes),
-            max_calls_per_source=_env_int("GRAPHWIKI_MAX_CALLS_PER_SOURCE", base.max_calls_per_source),
-            schema_config=_env_or("GRAPHWIKI_CONFIG", str(base.config_path or "")),
-        ),
-    }
+@functools.lru_cache(maxsize=8)
+def _configured(environment: tuple[tuple[str, str], ...]) -> dict[str, dg.ConfigurableResource]:
+    env = dict(environment)
+    settings = Settings.from_env(env)
+    return {key: _from_settings(cls, env, settings) for key, cls in RESOURCES.items()}
+
+
+def _from_settings(cls: type[dg.ConfigurableResource], env: Mapping[str, str],
+                   settings: Settings) -> dg.ConfigurableResource:
+    values = {}
+    for name, field in cls.model_fields.items():
+        extra = field.json_schema_extra
+        if isinstance(extra, dict) and SETTING in extra:
+            value = _field_value(str(extra[SETTING]), env, settings)
+            if value is not None:  # unset and no default: the field's own
+                values[name] = value
+    return cls(**values)
+
+
+def _field_value(path: str, env: Mapping[str, str], settings: Settings) -> Any:
+    """An ``EnvVar`` when the variable is set: resolved in the run, shown by name in the UI
+    (never a secret's value). Otherwise the value ``Settings`` gives."""
+    value = attrgetter(path)(settings)
+    name = ENV_VARS[path]
+    if env.get(name) and not isinstance(value, float):  # EnvVar has no float form: read at load
+        return dg.EnvVar.int(name) if isinstance(value, int) else dg.EnvVar(name)
+    return str(value) if isinstance(value, Path) else value

@@ -133,3 +133,21 @@ def test_ranges_cut_stretches_at_the_run_size():
     assert ranges(keys, {"k0", "k1", "k3", "k4", "k5", "k6"}, limit=3) == [
         ("k0", "k1", 2), ("k3", "k5", 3), ("k6", "k6", 1)]
     assert ranges(keys, set()) == []
+
+
+def test_every_setting_the_cli_reads_reaches_the_dagster_resources(monkeypatch, tmp_path):
+    from graphwiki_assets.core.settings import ENV_VARS, Settings
+    from graphwiki_assets.defs.resources import resources_for
+
+    for name in ENV_VARS.values():
+        monkeypatch.delenv(name, raising=False)
+    env = {"GRAPHWIKI_HOME": str(tmp_path), "NEO4J_DATABASE": "other", "NEO4J_URI": "bolt://db.example:7000",
+           "GRAPHWIKI_LLM_TIMEOUT": "12.5", "GRAPHWIKI_LLM_MAX_RETRIES": "2", "GRAPHWIKI_LLM_CONCURRENCY": "3",
+           "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "GRAPHWIKI_INGEST_BATCH": "7",
+           "GRAPHWIKI_CONFIG": str(tmp_path / "graphwiki.yaml")}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    cli = Settings.from_env()
+    with dg.build_resources(resources_for("neo4j", "embeddings", "llm", "graphwiki")) as res:
+        dagster = res.graphwiki.settings(res.neo4j, res.embeddings, res.llm)
+    assert dagster == cli  # the launcher's own settings (heap, page cache) are the defaults on both sides

@@ -21,11 +21,10 @@ EVAL_NAMES = {"er_eval_general", "er_eval_invented", "er_eval_products_dev", "er
 
 
 def _defs() -> dg.Definitions:
-    """The evals area with the shared resources (the whole code location is another test's)."""
+    """The evals area with the resources it declares (the whole code location is another test's)."""
     from graphwiki_assets.defs.evals.definitions import defs
-    from graphwiki_assets.defs.resources import build_resources
 
-    return dg.Definitions.merge(defs, dg.Definitions(resources=build_resources()))
+    return defs()
 
 
 def test_eval_assets_form_their_own_group_with_nothing_upstream_or_downstream():

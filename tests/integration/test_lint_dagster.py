@@ -9,7 +9,7 @@ import dagster as dg
 
 from graphwiki_assets.defs.lint.assets import lint_report
 from graphwiki_assets.defs.lint.definitions import daily_lint, defs as lint_defs
-from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource, build_resources
+from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
 from tests.support.clean_graph import TEXTS, plant_clean_graph
 
 def plant_recent_graph(store):
@@ -17,8 +17,8 @@ def plant_recent_graph(store):
     return plant_clean_graph(store, at=datetime.now(timezone.utc) - timedelta(days=1))
 
 
-# The lint area on its own with the shared resources, as definitions.py merges it.
-LOCATION = dg.Definitions.merge(lint_defs, dg.Definitions(resources=build_resources()))
+# The lint area on its own, with the resources it declares.
+LOCATION = lint_defs()
 
 
 def resources(settings, sources_dir) -> dict:

@@ -16,7 +16,7 @@ def test_graph_projection_and_signatures_follow_claim_links_and_refresh_after_in
         spec = next(iter(asset.specs))
         assert [d.asset_key for d in spec.deps] == [dg.AssetKey("claim_links")]
         assert spec.automation_condition is not None and spec.group_name == "query"
-        assert asset in list(defs.assets)
+        assert asset in list(defs().assets)
 
 
 def test_materialising_graph_projection_rebuilds_it_from_the_graph(store, embedder, settings):

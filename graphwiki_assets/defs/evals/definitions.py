@@ -1,6 +1,7 @@
 import dagster as dg
 
 from graphwiki_assets.defs.evals.assets import EVAL_ASSETS, GROUP, LARGE_GROUP
+from graphwiki_assets.defs.resources import resources_for
 
 # In-process: the evals share one eval graph (serialised by a lock anyway) and one loaded
 # embedding model, and the machine running them is small.
@@ -12,4 +13,8 @@ evals_job = dg.define_asset_job(
                 "multi-hop sets take most of an hour).",
 )
 
-defs = dg.Definitions(assets=EVAL_ASSETS, jobs=[evals_job])
+
+@dg.definitions
+def defs() -> dg.Definitions:
+    return dg.Definitions(assets=EVAL_ASSETS, jobs=[evals_job],
+                          resources=resources_for("graphwiki", "neo4j", "embeddings", "llm"))

@@ -16,6 +16,7 @@ no LLM call: their text is in the graph).
 
 
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 
@@ -28,6 +29,7 @@ from graphwiki_assets.core.ingest.pipeline import (IngestConfig, Ingestor, commi
 from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
+from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.ingest.verify import VERIFY_SPECS, verify_results
 from graphwiki_assets.core.markdown import markdown_table
@@ -39,7 +41,7 @@ IO = "ingest_io_manager"
 # enough that one run's failure leaves most of a large backfill done.
 MAX_PARTITIONS_PER_RUN = 256
 BACKFILL = dg.BackfillPolicy.multi_run(max_partitions_per_run=MAX_PARTITIONS_PER_RUN)
-COMMON = dict(group_name=GROUP, partitions_def=source_partitions, backfill_policy=BACKFILL)
+COMMON: dict[str, Any] = {"group_name": GROUP, "partitions_def": source_partitions, "backfill_policy": BACKFILL}
 
 
 def _usage_metadata(llm, before) -> dict:
@@ -62,7 +64,7 @@ def _partition_metadata(context: dg.AssetExecutionContext, key: str, metadata: d
 def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
     return IngestConfig(batch_size=graphwiki.ingest_batch, max_bytes=graphwiki.max_source_bytes,
                         extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source),
-                        schema=graphwiki.schema().config)
+                        schema=graphwiki.load_schema().config)
 
 
 @dg.asset(**COMMON, io_manager_key=IO, kinds={"python"},
@@ -77,7 +79,7 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
             context.log.warning(f"skipping {exc.path}: {exc.reason}")
             items.append(exc)
     with neo4j.open() as store:
-        new, also, reports = triage(store, items, utc_now(), graphwiki.schema().config.extraction_version)
+        new, also, reports = triage(store, items, utc_now(), graphwiki.load_schema().config.extraction_version)
     out: dict[str, dict] = {r.path: {"status": r.status, "reason": r.reason, "path": r.path} for r in reports}
     for doc in new:
         out[doc.path] = {"status": "new", "path": doc.path, "title": doc.title, "text": doc.text, "sha256": doc.sha256,
@@ -165,7 +167,7 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
     with neo4j.open() as store:
         if pending:
             ingestor = Ingestor(store=store, embedder=embeddings.embedder(), llm=client, config=_config(graphwiki),
-                                times=times, log=context.log.info, purpose=f"dagster run {context.run_id[:8]}")
+                                times=times, log=context.log.info, purpose=run_actor(context))
 
             def committed(batch: list[CommitReport]) -> None:
                 reports.update((r.path, r) for r in batch)

@@ -4,10 +4,15 @@ from graphwiki_assets.defs.ingest.assets import extracted_candidates, resolve_an
 from graphwiki_assets.defs.ingest.io import PartitionFilesIOManager
 from graphwiki_assets.defs.ingest.jobs import ingest_job
 from graphwiki_assets.defs.ingest.sensors import sources_sensor
+from graphwiki_assets.defs.resources import resources_for
 
-defs = dg.Definitions(
-    assets=[sources, extracted_candidates, resolve_and_commit, summaries],
-    jobs=[ingest_job],
-    sensors=[sources_sensor],
-    resources={"ingest_io_manager": PartitionFilesIOManager()},
-)
+
+@dg.definitions
+def defs() -> dg.Definitions:
+    return dg.Definitions(
+        assets=[sources, extracted_candidates, resolve_and_commit, summaries],
+        jobs=[ingest_job],
+        sensors=[sources_sensor],
+        resources={"ingest_io_manager": PartitionFilesIOManager(),
+                   **resources_for("graphwiki", "neo4j", "embeddings", "llm")},
+    )

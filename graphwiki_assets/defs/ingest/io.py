@@ -26,9 +26,7 @@ class PartitionFilesIOManager(dg.ConfigurableIOManager):
     def _file(folder: Path, partition: str) -> Path:
         return folder / f"{quote(partition, safe='')}.pickle"
 
-    def handle_output(self, context: dg.OutputContext, obj: dict[str, Any] | None) -> None:
-        if obj is None:
-            return
+    def handle_output(self, context: dg.OutputContext, obj: dict[str, Any]) -> None:
         keys = list(context.asset_partition_keys) if context.has_asset_partitions else [UNPARTITIONED]
         missing = [k for k in keys if k not in obj]
         if missing:

@@ -2,4 +2,5 @@
 
 import dagster as dg
 
-source_partitions = dg.DynamicPartitionsDefinition(name="sources")
+SOURCES = "sources"
+source_partitions = dg.DynamicPartitionsDefinition(name=SOURCES)

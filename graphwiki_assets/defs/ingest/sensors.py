@@ -22,7 +22,7 @@ from graphwiki_assets.core.sources import SourceRejected, discover, partition_ke
 from graphwiki_assets.core.store.driver import GraphUnavailable
 from graphwiki_assets.defs.ingest.assets import MAX_PARTITIONS_PER_RUN
 from graphwiki_assets.defs.ingest.jobs import ingest_job
-from graphwiki_assets.defs.ingest.partitions import source_partitions
+from graphwiki_assets.defs.ingest.partitions import SOURCES, source_partitions
 from graphwiki_assets.defs.resources import GraphwikiConfig, LLMResource, Neo4jResource
 
 # Dagster's documented run tags for one run over a range of partitions.
@@ -83,14 +83,14 @@ def sources_sensor(context: dg.SensorEvaluationContext, graphwiki: GraphwikiConf
         except SourceRejected:
             pass  # a run reports why it is skipped
     try:
-        version = graphwiki.schema().config.extraction_version
+        version = graphwiki.load_schema().config.extraction_version
         with neo4j.open() as store:
             known = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=sorted(set(shas.values())),
                                                                extraction_version=version)}
     except (GraphUnavailable, ConfigError) as exc:
         return dg.SkipReason(f"{exc} (the files are looked at again on the next tick)")
 
-    existing = context.instance.get_dynamic_partitions(source_partitions.name)
+    existing = context.instance.get_dynamic_partitions(SOURCES)
     new_keys = sorted(k for k in current if k not in set(existing))
     in_graph = {k for k, sha in shas.items() if sha in known}
     wanted = set(touched) - in_graph

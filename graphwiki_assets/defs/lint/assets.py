@@ -8,6 +8,7 @@ import dagster as dg
 from graphwiki_assets.core.lint.checks import CHECKS
 from graphwiki_assets.core.lint.report import LintConfig, run_lint
 from graphwiki_assets.core.review.impact import flag_file_drift
+from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.lint.metadata import check_result, report_metadata
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
@@ -33,11 +34,11 @@ def lint_report(context: dg.AssetExecutionContext, config: LintRunConfig, neo4j:
                 graphwiki: GraphwikiConfig) -> dg.MaterializeResult:
     sources_dir = Path(graphwiki.sources_dir)
     settings = LintConfig.with_thresholds(
-        graphwiki.schema().config.thresholds, stale_days=config.stale_days, hub_limit=config.hub_limit,
+        graphwiki.load_schema().config.thresholds, stale_days=config.stale_days, hub_limit=config.hub_limit,
         review_days=config.review_days, sample_size=config.sample_size, max_orphan_rate=config.max_orphan_rate,
         sources_dir=sources_dir)
     with neo4j.open() as store:
-        report = run_lint(store, config=settings, actor=f"dagster run {context.run_id[:8]}")
+        report = run_lint(store, config=settings, actor=run_actor(context))
         if config.flag_drift:
             flagged = flag_file_drift(store, sources_dir, report.generated_at)
             context.log.info(f"flagged the dependents of {len(flagged)} changed source file(s)")

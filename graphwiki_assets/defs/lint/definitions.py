@@ -1,6 +1,7 @@
 import dagster as dg
 
 from graphwiki_assets.defs.lint.assets import lint_report
+from graphwiki_assets.defs.resources import resources_for
 
 lint_job = dg.define_asset_job("lint_graph", selection=dg.AssetSelection.assets(lint_report),
                                description="Materialise the lint report (and its asset checks).")
@@ -9,4 +10,8 @@ daily_lint = dg.ScheduleDefinition(name="daily_lint", job=lint_job, cron_schedul
                                    default_status=dg.DefaultScheduleStatus.RUNNING,
                                    description="Lint runs by itself every day, not only when someone asks.")
 
-defs = dg.Definitions(assets=[lint_report], jobs=[lint_job], schedules=[daily_lint])
+
+@dg.definitions
+def defs() -> dg.Definitions:
+    return dg.Definitions(assets=[lint_report], jobs=[lint_job], schedules=[daily_lint],
+                          resources=resources_for("graphwiki", "neo4j"))

@@ -16,7 +16,7 @@ from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
                 "review and knowledge gaps; also written as wiki/index.md and wiki/log.md under GRAPHWIKI_HOME.",
 )
 def overview(context: dg.AssetExecutionContext, neo4j: Neo4jResource, graphwiki: GraphwikiConfig) -> dg.MaterializeResult:
-    config = graphwiki.schema().config
+    config = graphwiki.load_schema().config
     with neo4j.open() as store:
         view = build_overview(store, config)
         written = write_wiki(store, view, Path(graphwiki.home).resolve())

@@ -1,5 +1,9 @@
 import dagster as dg
 
 from graphwiki_assets.defs.overview.assets import overview
+from graphwiki_assets.defs.resources import resources_for
 
-defs = dg.Definitions(assets=[overview])
+
+@dg.definitions
+def defs() -> dg.Definitions:
+    return dg.Definitions(assets=[overview], resources=resources_for("graphwiki", "neo4j"))

@@ -11,6 +11,7 @@ calls for changed communities only, and runs on its daily schedule or on demand 
 after every ingest, where a graph in motion would reshuffle communities batch by batch.
 """
 
+from typing import Any
 
 import dagster as dg
 
@@ -23,11 +24,12 @@ from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.filed import NotFileable, file_answer
 from graphwiki_assets.core.query.signatures import refresh_signatures
 from graphwiki_assets.core.query.upkeep import rebuild_projection
+from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.automation import AFTER_INGEST
-from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource
+from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource, resources_for
 
 # Both assets: the query group, after claim_links
-AFTER_CLAIM_LINKS = {"group_name": "query", "deps": [dg.AssetKey("claim_links")], "kinds": {"neo4j"},
+AFTER_CLAIM_LINKS: dict[str, Any] = {"group_name": "query", "deps": [dg.AssetKey("claim_links")], "kinds": {"neo4j"},
                      "automation_condition": AFTER_INGEST}
 
 
@@ -119,7 +121,7 @@ class QuestionsConfig(dg.Config):
 def filed_answers(context: dg.AssetExecutionContext, config: QuestionsConfig, neo4j: Neo4jResource,
                   embeddings: EmbeddingResource, llm: LLMResource) -> dg.MaterializeResult:
     embedder, client = embeddings.embedder(), llm.client()
-    rows, actor = [], f"dagster run {context.run_id[:8]}"
+    rows, actor = [], run_actor(context)
     with neo4j.open() as store:
         for question in config.questions:
             answer = ask(store, embedder, client, question, actor=actor)
@@ -145,5 +147,9 @@ daily_communities = dg.ScheduleDefinition(
     default_status=dg.DefaultScheduleStatus.RUNNING,
     description="Communities follow the graph once a day; only changed communities cost LLM calls.")
 
-defs = dg.Definitions(assets=[graph_projection, shape_signatures, communities, filed_answers], jobs=[communities_job],
-                      schedules=[daily_communities])
+
+@dg.definitions
+def defs() -> dg.Definitions:
+    return dg.Definitions(assets=[graph_projection, shape_signatures, communities, filed_answers],
+                          jobs=[communities_job], schedules=[daily_communities],
+                          resources=resources_for("neo4j", "embeddings", "llm"))
