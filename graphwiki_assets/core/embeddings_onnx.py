@@ -100,6 +100,9 @@ class OnnxShortTexts:
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = max(1, threads)
+        # Idle intra-op threads would spin-wait for the next call, burning CPU that Neo4j and
+        # the other askers of a busy server need; a question's encoding is short either way.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self._inputs = [i.name for i in self._session.get_inputs()]
