@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from graphwiki_assets.cli.output import add_common, emit, who
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
+
+if TYPE_CHECKING:  # loaded only when a split needs a vector
+    from graphwiki_assets.core.embeddings import Embedder
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +53,8 @@ class LazyEmbedder:
     """Loads the embedding model only if a split actually needs a vector."""
 
     def __init__(self, model: str):
-        self.model, self._embedder = model, None
+        self.model = model
+        self._embedder: Embedder | None = None
 
     def __call__(self, text: str) -> list[float]:
         if self._embedder is None:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 
+if TYPE_CHECKING:  # imported when a command opens them: a command's start stays fast
+    from graphwiki_assets.core.embeddings import LazyEmbedder
+    from graphwiki_assets.core.llm.client import LLMClient
+
 
 @contextmanager
-def open_services(settings: Settings | None = None) -> Iterator[tuple[Settings, GraphStore, object, object]]:
+def open_services(settings: Settings | None = None) -> Iterator[tuple[Settings, GraphStore, LazyEmbedder, LLMClient]]:
     """(settings, store, embedder, llm) for one command; the store is closed afterwards."""
     from graphwiki_assets.core.embeddings import LazyEmbedder
     from graphwiki_assets.core.llm.client import build_llm

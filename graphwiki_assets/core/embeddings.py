@@ -18,6 +18,7 @@ import os
 import threading
 from collections import OrderedDict
 from functools import cached_property, lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -41,6 +42,24 @@ def _key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
+class Encoder(Protocol):
+    """What a stage that embeds text needs: an ``Embedder``, or a ``LazyEmbedder`` that
+    loads one on first use."""
+
+    @property
+    def dimension(self) -> int: ...
+
+    @property
+    def encoded(self) -> int: ...
+
+    @property
+    def model_calls(self) -> int: ...
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray: ...
+
+    def encode_one(self, text: str) -> list[float]: ...
+
+
 class Embedder:
     def __init__(self, name: str, cache_size: int = 100_000):
         self.name = name
@@ -52,7 +71,10 @@ class Embedder:
         self._model = SentenceTransformer(path, device="cpu")
         self._path = path
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dimension = int(get_dim())
+        dimension = get_dim()
+        if dimension is None:  # a vector index needs one fixed size
+            raise ValueError(f"embedding model {name!r} does not state its output dimension")
+        self.dimension = int(dimension)
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self.encoded = 0  # texts actually run through the model (not served from the cache)
@@ -91,7 +113,10 @@ class Embedder:
 
     @property
     def max_word_pieces(self) -> int:
-        return int(self._model.max_seq_length)
+        limit = self._model.max_seq_length
+        if limit is None:
+            raise ValueError(f"embedding model {self.name!r} does not state its input limit")
+        return int(limit)
 
     def word_pieces(self, texts: list[str]) -> list[int]:
         """Tokens the model reads for each text, after its own truncation: the unit its cost grows with."""

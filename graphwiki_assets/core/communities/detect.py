@@ -83,8 +83,8 @@ def partition(rows: list[dict], min_size: int) -> Partition:
     parents: dict[str, str] = {}
     for row in rows:
         ids = row["levels"]
-        path = [chain.get((level, ids[min(level, len(ids) - 1)])) for level in range(out.levels)]
-        path = [cid for cid in path if cid]
+        kept = [chain.get((level, ids[min(level, len(ids) - 1)])) for level in range(out.levels)]
+        path = [cid for cid in kept if cid]
         for child, parent in zip(path, path[1:]):
             if child != parent:
                 parents.setdefault(child, parent)

@@ -1,7 +1,7 @@
 """The schema config: purpose, entity taxonomy and thresholds, edited by the user."""
 
 from graphwiki_assets.core.config.load import ConfigError, LoadedConfig, default_config, load_config, parse, preset_text
-from graphwiki_assets.core.config.model import SchemaConfig, Thresholds, type_key
+from graphwiki_assets.core.config.model import SchemaConfig, Stamp, Thresholds, type_key
 
-__all__ = ["ConfigError", "LoadedConfig", "default_config", "SchemaConfig", "Thresholds", "load_config", "parse", "preset_text",
+__all__ = ["ConfigError", "LoadedConfig", "default_config", "SchemaConfig", "Stamp", "Thresholds", "load_config", "parse", "preset_text",
            "type_key"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from typing import TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -85,13 +86,23 @@ class Purpose(_Strict):
 
 
 class Thresholds(_Strict):
-    stage1_k: int = Field(5, ge=1, le=100)  # nearest existing concepts stage 1 looks at per mention
-    stage1_floor: float = Field(0.2, ge=-1.0, le=1.0)  # cosine below which a candidate is not judged
-    corroboration: int = Field(2, ge=1, le=20)  # independent sources that make a fact corroborated
-    staleness_days: int = Field(90, ge=1)  # a source not re-seen for this long may be outdated
-    hub_size: int = Field(200, ge=2)  # concepts with more relationships are oversized hubs
+    stage1_k: int = Field(default=5, ge=1, le=100)  # nearest existing concepts stage 1 looks at per mention
+    stage1_floor: float = Field(default=0.2, ge=-1.0, le=1.0)  # cosine below which a candidate is not judged
+    corroboration: int = Field(default=2, ge=1, le=20)  # independent sources that make a fact corroborated
+    staleness_days: int = Field(default=90, ge=1)  # a source not re-seen for this long may be outdated
+    hub_size: int = Field(default=200, ge=2)  # concepts with more relationships are oversized hubs
     # cosine a source needs to a focus topic to be in scope (unrelated text sits around 0-0.2)
-    scope_floor: float = Field(0.25, ge=-1.0, le=1.0)
+    scope_floor: float = Field(default=0.25, ge=-1.0, le=1.0)
+
+
+class Stamp(TypedDict):
+    """What ingest records on the nodes it writes, from the schema config."""
+
+    config_version: str
+    extraction_version: str
+    fallback: str | None  # the type an unlisted extracted type maps to (None: dropped)
+    corroboration: int
+    relations: dict[str, list[str]]  # relationship types each entity type may take part in
 
 
 class SchemaConfig(_Strict):
@@ -110,7 +121,7 @@ class SchemaConfig(_Strict):
         under another one is processed again on its next ingest; a threshold change is not."""
         return _digest("ext-", self.model_dump(mode="json", include={"purpose", "taxonomy"}))
 
-    def stamp(self) -> dict[str, str | None]:
+    def stamp(self) -> Stamp:
         """What ingest records on the nodes it writes (and the fallback its type rule needs)."""
         return {"config_version": self.version, "extraction_version": self.extraction_version,
                 "fallback": self.taxonomy.fallback, "corroboration": self.thresholds.corroboration,

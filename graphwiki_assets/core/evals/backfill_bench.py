@@ -102,7 +102,12 @@ def _dagster(settings: Settings, folder: Path, home: Path, cache: Path, keys: li
             out = stack.enter_context(open(logs / f"{name}.log", "w"))
             proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home,
                                     start_new_session=True)
-            stack.callback(lambda: (proc.terminate(), proc.wait(timeout=60)))
+
+            def stop() -> None:
+                proc.terminate()
+                proc.wait(timeout=60)
+
+            stack.callback(stop)
 
         spawn("webserver", [str(bin_dir / "dagster-webserver"), "-h", "127.0.0.1", "-p", str(port), "-m", LOCATION])
         gql = GraphQL(port)

@@ -52,7 +52,7 @@ class LabelledPair:
 
 
 def load_pairs(path: Path | str, limit: int | None = None) -> list[LabelledPair]:
-    pairs = []
+    pairs: list[LabelledPair] = []
     for where, row in jsonl_records(path):
         require_label(where, row, LABELS)
         missing = [k for k in ("concept", "a", "b") if not str(row.get(k, "")).strip()]

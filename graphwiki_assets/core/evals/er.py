@@ -52,7 +52,7 @@ class Pair:
 
 
 def load_pairs(path: Path | str, limit: int | None = None) -> list[Pair]:
-    pairs = []
+    pairs: list[Pair] = []
     for where, row in jsonl_records(path):
         require_label(where, row, LABELS)
         pairs.append(Pair(len(pairs), row.get("domain", ""), row["label"], row["a"], row["b"], row.get("split", "")))
@@ -130,7 +130,7 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
             })
     causes = [f"{e['cause']}:{'missed_same' if e['label'] == 'same' else 'false_same'}" for e in errors]
     # Three-way: what the judge said, per label, for the pairs it saw.
-    said = {label: {} for label in LABELS}
+    said: dict[str, dict[str, int]] = {label: {} for label in LABELS}
     for p in survivors:
         if p.index in verdicts:
             said[p.label][verdicts[p.index].verdict] = said[p.label].get(verdicts[p.index].verdict, 0) + 1
@@ -219,7 +219,9 @@ def population(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[flo
                llm, config: Stage1Config) -> dict:
     ranked = population_neighbours(store, pairs, vectors, dimension)
     candidates = index_candidates(store, pairs, vectors, config)
-    rank_of, score_of, passed = {}, {}, {}
+    rank_of: dict[int, int | None] = {}  # where side b ranks among side a's neighbours
+    score_of: dict[int, float] = {}
+    passed: dict[int, bool] = {}
     for p in pairs:
         a, b = f"er-{p.index}-a", f"er-{p.index}-b"
         neighbours = [n for n, _ in ranked[a]]
@@ -229,9 +231,10 @@ def population(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[flo
     stage1 = stage1_summary(pairs, passed)
     # What a real ingest would send to the judge: every candidate of every mention.
     stage1["candidates_all_mentions"] = sum(len(c) for c in candidates.values())
-    stage1["same_in_top"] = {str(d): metrics.share(rank_of[p.index] is not None and rank_of[p.index] <= d
-                                                   for p in pairs if p.same) for d in KNN_DEPTHS}
-    stage1["same_rank"] = metrics.distribution(rank_of[p.index] or len(ranked) for p in pairs if p.same)
+    same_ranks = [rank_of[p.index] for p in pairs if p.same]
+    stage1["same_in_top"] = {str(d): metrics.share(rank is not None and rank <= d for rank in same_ranks)
+                             for d in KNN_DEPTHS}
+    stage1["same_rank"] = metrics.distribution(rank or len(ranked) for rank in same_ranks)
     stage1["floor_cosine"] = config.floor  # ingest converts the index's (1 + cos) / 2 back to cosine
     judged = two_stage(pairs, passed, llm, config, score_of)
     return {"stage1": stage1, "two_stage": judged["result"], "errors": judged["errors"],

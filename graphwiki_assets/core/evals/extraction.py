@@ -218,14 +218,16 @@ def run_extraction(gold: list[GoldDoc], embedder: Embedder, llm, name: str = "",
     candidates, failed = extract_sources(llm, sources)
     used = (llm.usage.snapshot() - before).as_dict()
     by_source = {c.source_id: c.extraction for c in candidates}
-    per_doc = []
+    per_doc: list[dict] = []
     for doc, source in zip(gold, sources):
         extraction = by_source.get(source.source_id)
         concepts = extraction.concepts if extraction else []
         claims = extraction.claims if extraction else []
-        vectors = embedder.encode([c.text for c in claims] + [f.text for f in doc.facts]) if claims else None
-        scores = (claim_fact_scores(doc, claims, concepts, vectors[:len(claims)], vectors[len(claims):])
-                  if claims else np.zeros((0, len(doc.facts)), np.float32))
+        if claims:
+            vectors = embedder.encode([c.text for c in claims] + [f.text for f in doc.facts])
+            scores = claim_fact_scores(doc, claims, concepts, vectors[:len(claims)], vectors[len(claims):])
+        else:
+            scores = np.zeros((0, len(doc.facts)), np.float32)
         per_doc.append({"id": doc.id, "split": doc.split, "failed": extraction is None,
                         "concepts": match_concepts(doc, concepts), "claims": claims, "n_facts": len(doc.facts),
                         "scores": scores})

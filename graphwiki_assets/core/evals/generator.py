@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import numpy as np
 
@@ -68,6 +69,19 @@ class GeneratorConfig:
     chunk: int = 200  # sources per write transaction
 
 
+class PlannedConcept(TypedDict):
+    """A concept a source introduces (``index``: its place in the order concepts appear)."""
+
+    index: int
+    id: str
+    name: str
+    type: str
+    aliases: list[str]
+    keys: list[str]
+    topic: int
+    description: str
+
+
 @dataclass
 class SourcePlan:
     index: int
@@ -75,7 +89,7 @@ class SourcePlan:
     title: str
     text: str
     topic: int
-    concepts: list[dict]  # new ones: {id, name, type, description, aliases, keys, topic}
+    concepts: list[PlannedConcept]  # the new ones
     mentions: list[str]  # ids of every concept the source names (new and known)
     claims: list[dict]  # {id, text, about}
     contradictions: list[tuple[str, str]]  # (new claim, earlier claim)
@@ -127,7 +141,7 @@ class Planner:
         rng, cfg = self.rng, self.config
         topic = rng.randrange(cfg.topics)
         places_before = len(self.places)
-        new = []
+        new: list[PlannedConcept] = []
         for _ in range(max(1, self._poisson(cfg.new_per_source))):
             i = self.concepts
             self.concepts += 1
@@ -218,7 +232,8 @@ def _sha(text: str) -> str:
 
 
 def _payload(chunk: list[SourcePlan], vectors: Vectors) -> dict:
-    sources, actions, claims, associations, contradictions, not_same, part_of = [], [], [], [], [], [], []
+    sources, claims, associations, contradictions, not_same, part_of = [], [], [], [], [], []
+    actions: list[dict] = []  # a new concept's row, or a known one's (named again, fields empty)
     mapper = TypeMapper(default_config().taxonomy)
     for s in chunk:
         drawn = [Vector(v) for v in vectors.draw(s, 1 + len(s.concepts) + len(s.claims)).tolist()]

@@ -285,9 +285,10 @@ def targets(graph: str, run: dict, grown: dict | None = None) -> list[dict]:
               for shape, limit in E2E_P95_MS.items()]
     checks += [_check(graph, f"{shape} retrieval p95 ms", single[shape]["retrieval_ms"]["p95"], limit)
                for shape, limit in RETRIEVAL_P95_MS.items()]
-    for shape in GROWTH_SHAPES if grown else ():
-        checks.append(_check(graph, f"{shape} p95 growth {grown['from_concepts']} -> {grown['to_concepts']} concepts",
-                             grown[shape]["total_p95"], GROWTH_LIMIT))
+    if grown:
+        for shape in GROWTH_SHAPES:
+            checks.append(_check(graph, f"{shape} p95 growth {grown['from_concepts']} -> {grown['to_concepts']} concepts",
+                                 grown[shape]["total_p95"], GROWTH_LIMIT))
     concurrent = run.get("concurrent") or {}
     if concurrent:
         checks.append(_check(graph, f"{concurrent['askers']} askers: errors", concurrent["errors"], 0))

@@ -46,7 +46,7 @@ def contradictions_eval(settings: Settings, embedder, llm, pairs_path: Path | st
     if inject and not corpus:
         raise ValueError("the end-to-end mode needs the corpus the injections target (--corpus)")
     pairs = contradictions.load_pairs(pairs_path, limit)
-    docs = multihop.load_jsonl(corpus) if inject else []
+    docs = multihop.load_jsonl(corpus) if inject and corpus else []
     injections = injection.load_injections(inject, {d["id"] for d in docs}) if inject else []
     with eval_store(eval_settings(settings), log=log) as store:
         wipe(store)

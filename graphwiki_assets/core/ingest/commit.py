@@ -10,7 +10,7 @@ from __future__ import annotations
 from neo4j import ManagedTransaction
 
 from graphwiki_assets.core.audit import Entry, append_in
-from graphwiki_assets.core.config import default_config
+from graphwiki_assets.core.config import Stamp, default_config
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.lease import IngestLease
@@ -27,7 +27,7 @@ def source_text(title: str, text: str) -> str:
 
 def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[ClaimLinks], vectors: Vectors,
                  backend: str, now: str, lease: IngestLease | None = None,
-                 actor: str = "graphwiki ingest", stamp: dict | None = None) -> list[CommitReport]:
+                 actor: str = "graphwiki ingest", stamp: Stamp | None = None) -> list[CommitReport]:
     """``stamp`` is the schema config's (``SchemaConfig.stamp()``), recorded on what is written."""
     stamp = stamp or default_config().stamp()
     sources = [{"id": p.candidates.source_id, "sha256": p.candidates.sha256, "path": p.candidates.path,
@@ -109,7 +109,7 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
 
 
 def _log_entry(plans: list[ResolutionPlan], links: list[ClaimLinks], backend: str, now: str, actor: str,
-               stamp: dict) -> Entry:
+               stamp: Stamp) -> Entry:
     created = sorted({a.concept_id for p in plans for a in p.actions if a.created})
     merged = sorted({a.concept_id for p in plans for a in p.actions if not a.created} - set(created))
     return Entry(

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from graphwiki_assets.core.config import SchemaConfig, default_config, load_config
 from graphwiki_assets.core.config.model import Taxonomy
-from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
 from graphwiki_assets.core.ingest.commit import commit_batch, source_text
@@ -87,7 +87,7 @@ class Ingestor:
     """Everything a stage needs; one per run, clients owned by the caller."""
 
     store: GraphStore
-    embedder: Embedder
+    embedder: Encoder
     llm: LLMClient
     config: IngestConfig = field(default_factory=IngestConfig)
     clock: Callable[[], str] = utc_now
@@ -204,7 +204,8 @@ def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractC
     With a ``scope``, documents outside the focus are candidates that promote nothing and
     cost no extraction call."""
     times = times or StageTimes()
-    outside, why = [], {}
+    outside: list[Candidates] = []
+    why: dict[str, str] = {}
     if scope is not None:
         with times.stage("scope"):
             docs, outside, why = scope.split(docs)

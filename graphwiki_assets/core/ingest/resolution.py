@@ -224,7 +224,7 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
     docs = np.array([m.doc for m in mentions])
     # Mentions that may become new nodes: what a later source of the batch could merge into.
     fresh = np.array([m.index for m in need])
-    first_of_doc = {}  # a source's mentions are contiguous: its first index
+    first_of_doc: dict[int, int] = {}  # a source's mentions are contiguous: its first index
     for m in mentions:
         first_of_doc.setdefault(m.doc, m.index)
     for m in need:
@@ -297,6 +297,11 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
         judged.setdefault(m.index, []).append((cand, verdict))
 
     target: dict[int, str] = {}
+
+    def concept_of(c: _Candidate) -> str:
+        """A graph candidate's node, or the concept its mention went to (an earlier one's)."""
+        return c.id if c.other is None else target[c.other]
+
     actions: list[ConceptAction] = []
     created_here: set[str] = set()
     for m in mentions:
@@ -310,9 +315,9 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
             concept_id = target[s.home[m.index]]
         elif across:
             best = across[0][0]
-            concept_id = best.id if best.kind == GRAPH else target[best.other]
+            concept_id = concept_of(best)
         elif local:
-            concept_id = target[local[0].other]
+            concept_id = concept_of(local[0])
         else:
             concept_id = concept_id_for(m.source_id, m.name)
         created = concept_id not in created_here and not (
@@ -325,7 +330,7 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
         for c, v in mine:
             if v.same or c.kind == SOURCE:
                 continue
-            other = c.id if c.kind == GRAPH else target[c.other]
+            other = concept_of(c)
             if other != concept_id and other not in not_same:
                 not_same[other] = _judgment_id(m, c, mentions)
                 if v.verdict == "RELATED":
@@ -341,10 +346,9 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
     for (m, cand), verdict, backend in zip(pairs, verdicts, backends):
         if cand.kind == SOURCE:
             continue
-        other = mentions[cand.other] if cand.other is not None else None
         judgments.append(JudgmentRecord(
             id=_judgment_id(m, cand, mentions), source_id=m.source_id, mention=m.name,
-            mention_context=m.context, candidate_id=cand.id if other is None else target[other.index],
+            mention_context=m.context, candidate_id=concept_of(cand),
             candidate_name=cand.name, verdict=verdict.verdict, score=round(float(cand.score), 4),
             backend=backend, reason=verdict.reason, concept_id=target[m.index]))
     for m in mentions:
@@ -363,8 +367,7 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
 
     plans = []
     for doc, candidates in enumerate(batch):
-        mine = [m for m in mentions if m.doc == doc]
-        ids = {m.index for m in mine}
+        ids = {m.index for m in mentions if m.doc == doc}
         plans.append(ResolutionPlan(
             candidates=candidates,
             actions=[a for a in actions if a.source_id == candidates.source_id],

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphwiki_assets.core.config.model import Purpose
-from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.ingest.commit import source_text
 from graphwiki_assets.core.sources import SourceDocument
 from graphwiki_assets.core.ingest.models import Candidates
@@ -37,7 +37,7 @@ class ScopeDecision:
 
 
 class Scope:
-    def __init__(self, purpose: Purpose, embedder: Embedder, floor: float):
+    def __init__(self, purpose: Purpose, embedder: Encoder, floor: float):
         self.focus, self.exclude, self.floor = list(purpose.focus), list(purpose.exclude), floor
         self.embedder = embedder
         self._focus = embedder.encode(self.focus) if self.focus else None

@@ -10,7 +10,7 @@ of another writer's batch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig
@@ -33,7 +33,7 @@ class SummaryConfig:
 class SummaryRun:
     refreshed: int = 0
     failed_calls: int = 0
-    errors: list[str] | None = None
+    errors: list[str] = field(default_factory=list)
 
 
 def refresh_summaries(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig = SummaryConfig(),
@@ -45,7 +45,7 @@ def refresh_summaries(store: GraphStore, llm: LLMClient, now: str, config: Summa
 
 
 def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig) -> SummaryRun:
-    run = SummaryRun(errors=[])
+    run = SummaryRun()
     after = ""
     while True:
         pending = store.query(cypher.DIRTY_SUMMARIES, after=after, limit=config.page, facts=config.facts)

@@ -10,11 +10,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.embeddings import Encoder
 
 
 class Vectors:
-    def __init__(self, embedder: Embedder, texts: Iterable[str] = ()):
+    def __init__(self, embedder: Encoder, texts: Iterable[str] = ()):
         self.embedder = embedder
         self._rows: dict[str, np.ndarray] = {}
         self.ensure(texts)

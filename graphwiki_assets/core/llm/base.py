@@ -62,7 +62,7 @@ class Usage:
     retries: int = 0
     failures: int = 0
     by_task: dict[str, dict[str, int]] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
     def add(self, task: str | None = None, **counts: int) -> None:
         with self._lock:

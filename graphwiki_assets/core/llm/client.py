@@ -26,7 +26,9 @@ class LLMClient(Protocol):
     offline: bool
     usage: Usage
     concurrency: int  # independent calls worth running at once (1: rules gain nothing from threads)
-    call_sizes: CallSizes  # items per batched call that fit the model's output limit
+
+    @property
+    def call_sizes(self) -> CallSizes: ...  # items per batched call that fit the model's output limit
 
     def extract(self, req: r.ExtractRequest) -> r.ExtractResponse: ...
     def extract_batch(self, req: r.ExtractBatchRequest) -> r.ExtractBatchResponse: ...

@@ -66,7 +66,7 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
         by_key[key] = ExtractedConcept(name=name, type=_clean(c.type) or "Concept", description=_clean(c.description), aliases=list(c.aliases))
     lookup: dict[str, str] = {}
     for key, c in by_key.items():
-        aliases = []
+        aliases: list[str] = []
         for alias in map(_clean, c.aliases):
             if alias and alias.casefold() != key and alias.casefold() not in {a.casefold() for a in aliases}:
                 aliases.append(alias)

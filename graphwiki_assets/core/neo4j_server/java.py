@@ -29,8 +29,9 @@ def find_java() -> str:
     candidates = []
     if os.environ.get("JAVA_HOME"):
         candidates.append(str(Path(os.environ["JAVA_HOME"]) / "bin" / "java"))
-    if shutil.which("java"):
-        candidates.append(shutil.which("java"))
+    on_path = shutil.which("java")
+    if on_path:
+        candidates.append(on_path)
     for java in candidates:
         if Path(java).exists() and java_major(java) >= MIN_JAVA:
             return java

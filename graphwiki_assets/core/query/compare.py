@@ -5,10 +5,10 @@ from __future__ import annotations
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
 from graphwiki_assets.core.query.subgraph import claims_about, claims_linking
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 
-def compare(store: GraphStore, question: list[float], a: str, b: str, opts: QueryOptions) -> Retrieval:
+def compare(store: Graph, question: list[float], a: str, b: str, opts: QueryOptions) -> Retrieval:
     neighbours = {r["id"]: r["neighbours"] for r in store.query(cypher.NEIGHBOURS, ids=[a, b])}
     na, nb = neighbours.get(a, []), neighbours.get(b, [])
     shared = [n for n in na if n in nb]

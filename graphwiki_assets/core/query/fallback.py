@@ -21,7 +21,7 @@ from neo4j.exceptions import ClientError
 from graphwiki_assets.core.llm.offline.text import split_sentences
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import NearMatch, vector_pool
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 RAW_FLOOR = 0.4  # question-to-source cosine a raw source needs without the term in its text
 RAW_SOURCES = 3
@@ -61,7 +61,7 @@ def raw_text(what: list[str], found: list[RawSource]) -> str:
     return "\n".join(lines)
 
 
-def raw_sources(store: GraphStore, question_vector: list[float], terms: list[str]) -> list[RawSource]:
+def raw_sources(store: Graph, question_vector: list[float], terms: list[str]) -> list[RawSource]:
     """Sources to quote, phrase matches first, then by closeness to the question."""
     phrase_ids = _phrase_matches(store, terms)
     rows = store.query(cypher.RAW_SOURCES, embedding=question_vector, pool=vector_pool(RAW_SOURCES),
@@ -72,7 +72,7 @@ def raw_sources(store: GraphStore, question_vector: list[float], terms: list[str
             for r in rows]
 
 
-def _phrase_matches(store: GraphStore, terms: list[str]) -> set[str]:
+def _phrase_matches(store: Graph, terms: list[str]) -> set[str]:
     found: set[str] = set()
     for term in terms:
         phrase = '"' + term.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -22,7 +22,7 @@ from graphwiki_assets.core.audit import append_in
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import Answer, cosine
-from graphwiki_assets.core.store.driver import GraphStore, rows
+from graphwiki_assets.core.store.driver import Graph, GraphStore, rows
 from graphwiki_assets.core.store.schema import ensure_schema
 
 # Two questions this close are the same question reworded ("Who founded X?" / "Who was X
@@ -61,7 +61,7 @@ def file_answer(store: GraphStore, embedder, answer: Answer, actor: str = "graph
     return fid
 
 
-def filed_near(store: GraphStore, question_vector: list[float], k: int = 2) -> list[dict]:
+def filed_near(store: Graph, question_vector: list[float], k: int = 2) -> list[dict]:
     """Filed answers to this question, reworded or not (the index scores (1 + cos) / 2)."""
     rows = store.query(cypher.FILED_NEAR, embedding=question_vector, k=k, pool=50,
                        min_score=(1 + SAME_QUESTION) / 2)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import TECHNIQUES, QueryOptions, Retrieval, cosine, vector_pool
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 TECHNIQUE = TECHNIQUES["global"]
 # Reports this close to the nearest are kept too: a subject may span communities, but one far
@@ -24,7 +24,7 @@ NOT_COMPUTED = ("no community reports exist yet: run `graphwiki communities` "
                 "(or materialise the communities asset) after ingest")
 
 
-def global_search(store: GraphStore, question: list[float], concepts: list[str], subject: bool,
+def global_search(store: Graph, question: list[float], concepts: list[str], subject: bool,
                   opts: QueryOptions) -> Retrieval:
     if not store.query(cypher.COMMUNITIES_REPORTED)[0]["reported"]:
         return Retrieval(technique=TECHNIQUE, empty_reason=NOT_COMPUTED, explanation="no community reports")

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.store.keys import key_query, name_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, Linking, NearMatch, vector_pool
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 # Words that never name an entity on their own (question words, articles, glue).
 STOPWORDS = frozenset("""
@@ -56,7 +56,7 @@ def spellings(key: str) -> list[str]:
     return list(dict.fromkeys([key, compact] + [f"{compact[:i]} {compact[i:]}" for i in range(1, len(compact))]))
 
 
-def link_entities(store: GraphStore, embedder: Embedder, mentions: list[str],
+def link_entities(store: Graph, embedder: Encoder, mentions: list[str],
                   config: LinkConfig = LinkConfig()) -> Linking:
     mentions = [m for m in dict.fromkeys(m.strip() for m in mentions) if name_key(m)]
     linking = Linking()
@@ -81,7 +81,7 @@ def link_entities(store: GraphStore, embedder: Embedder, mentions: list[str],
     return linking
 
 
-def _link_by_vector(store: GraphStore, embedder: Embedder, mentions: list[str], rest: list[int],
+def _link_by_vector(store: Graph, embedder: Encoder, mentions: list[str], rest: list[int],
                     config: LinkConfig, linking: Linking) -> None:
     vectors = embedder.encode([mentions[i] for i in rest])
     rows = store.query(cypher.CONCEPT_VECTOR_CANDIDATES, k=config.candidates, pool=vector_pool(config.candidates),
@@ -129,7 +129,7 @@ def question_spans(question: str, max_words: int = 5) -> list[tuple[int, int, st
     return spans
 
 
-def link_question(store: GraphStore, question: str) -> list[Link]:
+def link_question(store: Graph, question: str) -> list[Link]:
     """Concepts named verbatim in the question: the longest non-overlapping spans win."""
     spans = question_spans(question)
     if not spans:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
 from graphwiki_assets.core.query.subgraph import claims_linking
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 
-def shortest(store: GraphStore, starts: list[str], ends: list[str]) -> tuple[dict | None, str]:
+def shortest(store: Graph, starts: list[str], ends: list[str]) -> tuple[dict | None, str]:
     """The shortest concept chain over every (start, end) pair, else an evidence path."""
     pairs = [(a, b) for a in starts for b in ends if a != b]
     found = [row for a, b in pairs for row in store.query(cypher.CONCEPT_PATH, a=a, b=b)]
@@ -24,7 +24,7 @@ def shortest(store: GraphStore, starts: list[str], ends: list[str]) -> tuple[dic
     return None, ""
 
 
-def connect(store: GraphStore, question: list[float], starts: list[str], ends: list[str],
+def connect(store: Graph, question: list[float], starts: list[str], ends: list[str],
             opts: QueryOptions) -> Retrieval:
     path, kind = shortest(store, starts, ends)
     if path is None:

@@ -16,12 +16,12 @@ from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
 from graphwiki_assets.core.query.signatures import lucene_query, refresh_signatures, weighted_jaccard
 from graphwiki_assets.core.query.subgraph import claims_linking
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 WITNESSES_PER_ENTRY = 2
 
 
-def _candidates(store: GraphStore, x: str, type_name: str, counts: dict[str, int],
+def _candidates(store: Graph, x: str, type_name: str, counts: dict[str, int],
                 pool: int) -> tuple[list[tuple[float, str, dict[str, int]]], bool]:
     """(score, id, stored counts) of the pool, X's type first; whether any type was needed."""
     for any_type in (False, True):
@@ -33,7 +33,7 @@ def _candidates(store: GraphStore, x: str, type_name: str, counts: dict[str, int
     return [], True
 
 
-def _rank(store: GraphStore, scored: list[tuple[float, str, dict[str, int]]], neighbours: set[str],
+def _rank(store: Graph, scored: list[tuple[float, str, dict[str, int]]], neighbours: set[str],
           k: int) -> list[tuple[float, str, dict[str, int]]]:
     """Best score first; among those tied at the top k, more neighbours shared with X first."""
     scored = sorted(scored, key=lambda t: (-t[0], t[1]))
@@ -46,7 +46,7 @@ def _rank(store: GraphStore, scored: list[tuple[float, str, dict[str, int]]], ne
     return sorted(scored, key=lambda t: (-t[0], -shared.get(t[1], 0), t[1]))[:k]
 
 
-def _witnesses(store: GraphStore, top: list[tuple[float, str, dict[str, int]]],
+def _witnesses(store: Graph, top: list[tuple[float, str, dict[str, int]]],
                mine: dict[str, list[str]]) -> dict[str, dict[str, list[str]]]:
     matches = [{"id": cid, "entries": sorted(set(sig) & set(mine))} for _, cid, sig in top]
     found: dict[str, dict[str, list[str]]] = {}
@@ -55,7 +55,7 @@ def _witnesses(store: GraphStore, top: list[tuple[float, str, dict[str, int]]],
     return found
 
 
-def shaped_like(store: GraphStore, question: list[float], entries: list[str], opts: QueryOptions) -> Retrieval:
+def shaped_like(store: Graph, question: list[float], entries: list[str], opts: QueryOptions) -> Retrieval:
     x = entries[0]
     found = store.query(cypher.SIGNATURE_OF, id=x)
     mine = {s["entry"]: sorted(s["members"]) for s in found[0]["signature"]} if found else {}

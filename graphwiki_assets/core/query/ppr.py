@@ -20,7 +20,7 @@ from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
 from graphwiki_assets.core.query.projection import concept_layer, with_projection
 from graphwiki_assets.core.query.subgraph import claims_linking
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 # GDS 2.13's words, with or without a label filter:
 #   "sourceNodes nodes do not exist in the in-memory graph: [12]"
@@ -34,7 +34,7 @@ T = TypeVar("T")
 TOLERANCE = 1e-4
 
 
-def node_ids(store: GraphStore, ids: list[str]) -> dict[str, int]:
+def node_ids(store: Graph, ids: list[str]) -> dict[str, int]:
     """Graph ids (what GDS takes as sourceNodes) of concept/claim/source ids."""
     return {r["id"]: r["node_id"] for r in store.query(cypher.NODE_IDS, ids=ids)} if ids else {}
 
@@ -59,7 +59,7 @@ def without_absent(run: Callable[[set[int]], T], seeds: int) -> tuple[T, set[int
     raise AssertionError("every seed was reported absent and the run still failed")
 
 
-def rank_related(store: GraphStore, seeds: list[str], k: int,
+def rank_related(store: Graph, seeds: list[str], k: int,
                  damping: float) -> tuple[list[tuple[str, float]], list[str]]:
     """The top k concepts by PPR from ``seeds``, and the seeds the projection does not hold yet."""
     graph_ids = node_ids(store, seeds)
@@ -79,7 +79,7 @@ def rank_related(store: GraphStore, seeds: list[str], k: int,
     return [(r["id"], r["score"]) for r in rows][:k], newer
 
 
-def related(store: GraphStore, question: list[float], seeds: list[str], opts: QueryOptions) -> Retrieval:
+def related(store: Graph, question: list[float], seeds: list[str], opts: QueryOptions) -> Retrieval:
     ranked, newer = rank_related(store, seeds, opts.k, opts.damping)
     ids = [cid for cid, _ in ranked]
     evidence = claims_linking(store, question, [(s, cid) for cid in ids for s in seeds], per_pair=1)

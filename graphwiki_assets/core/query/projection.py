@@ -27,7 +27,7 @@ from typing import TypeVar
 from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 PROJECTION = "graphwiki-query"  # the prefix of every build's name
 _SEPARATOR = "@"
@@ -73,19 +73,19 @@ def missing_graph(exc: Exception) -> bool:
                                              or ("Graph with name" in text and "does not exist" in text))
 
 
-def _builds(store: GraphStore, prefix: str) -> list[dict]:
+def _builds(store: Graph, prefix: str) -> list[dict]:
     """This prefix's builds, newest first."""
     return [r for r in store.query(cypher.PROJECTIONS, prefix=prefix)
             if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)]
 
 
-def current_projection(store: GraphStore, prefix: str = PROJECTION) -> dict | None:
+def current_projection(store: Graph, prefix: str = PROJECTION) -> dict | None:
     """The newest build (name, nodes, relationships, types), or None."""
     builds = _builds(store, prefix)
     return builds[0] if builds else None
 
 
-def projection_status(store: GraphStore, prefix: str = PROJECTION) -> ProjectionStatus:
+def projection_status(store: Graph, prefix: str = PROJECTION) -> ProjectionStatus:
     """The newest build against what the graph holds now (``stale`` when they differ)."""
     expected = store.query(cypher.PROJECTABLE_COUNTS)[0]
     found = current_projection(store, prefix)
@@ -96,7 +96,7 @@ def projection_status(store: GraphStore, prefix: str = PROJECTION) -> Projection
     return status
 
 
-def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> ProjectionStatus:
+def refresh_projection(store: Graph, prefix: str = PROJECTION) -> ProjectionStatus:
     """Build a new projection, then drop all but the newest build: call after ingest."""
     if prefix.endswith(LAYER_SUFFIX):  # a layer is built with its projection
         prefix = prefix[: -len(LAYER_SUFFIX)]
@@ -119,7 +119,7 @@ def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> Projectio
     return status
 
 
-def ensure_projection(store: GraphStore, prefix: str = PROJECTION) -> dict:
+def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:
     """The newest build, made now only if there is none (a restart, a fresh graph)."""
     found = current_projection(store, prefix)
     if found is not None:
@@ -135,7 +135,7 @@ def ensure_projection(store: GraphStore, prefix: str = PROJECTION) -> dict:
     return found
 
 
-def with_projection(store: GraphStore, work: Callable[[dict], T], prefix: str = PROJECTION) -> T:
+def with_projection(store: Graph, work: Callable[[dict], T], prefix: str = PROJECTION) -> T:
     """``work(projection)`` on the newest build; once more on a newer one if a refresh
     dropped it meanwhile."""
     for attempt in range(3):

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.sources import SourceRejected, read_source
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval, SourceRow, cosine, vector_pool
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 _LEAD = re.compile(
     r"^\s*(?:where\s+(?:does|did|do)|which\s+sources?\s+(?:says?|states?|claims?)|"
@@ -28,7 +28,7 @@ def statement_of(question: str) -> str:
     return _TRAIL.sub("", _LEAD.sub("", question)).strip().strip("\"“”'") or question
 
 
-def trace(store: GraphStore, embedder: Embedder, text: str, opts: QueryOptions) -> Retrieval:
+def trace(store: Graph, embedder: Encoder, text: str, opts: QueryOptions) -> Retrieval:
     rows = store.query(cypher.CLAIM_VECTOR, k=opts.k, pool=vector_pool(opts.k), embedding=embedder.encode_one(text))
     scored = [(r["id"], cosine(r["score"])) for r in rows]
     best = max((s for _, s in scored), default=0.0)
@@ -43,7 +43,7 @@ def trace(store: GraphStore, embedder: Embedder, text: str, opts: QueryOptions) 
 
 def verify(sources: list[SourceRow], roots: list[Path]) -> list[dict]:
     """For each source: is the file still there, and does it still hash to the stored SHA256?"""
-    out = []
+    out: list[dict] = []
     for source in sources:
         found = next((root / p for root in roots for p in source.paths if p and (root / p).is_file()), None)
         if found is None:

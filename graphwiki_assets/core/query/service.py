@@ -14,7 +14,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 from graphwiki_assets.core.audit import append
-from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import answer as synthesis
 from graphwiki_assets.core.query import (compare, cypher, fallback, paths, patterns, ppr, provenance, subgraph, topic,
                                         traversal)
@@ -24,12 +24,12 @@ from graphwiki_assets.core.query.linking import LinkConfig, link_entities, link_
 from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import Answer, Linking, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.routing import route as choose_route
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph, GraphStore
 
 TWO_ENTITIES = ("connect", "compare")
 
 
-def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, actor: str | None = None,
+def ask(store: GraphStore, embedder: Encoder, llm, question: str, *, actor: str | None = None,
         **kwargs) -> Answer:
     """Answer ``question`` from the graph. ``shape``/``entities`` skip the router when given;
     other keyword options are ``QueryOptions`` fields (fanout, max_facts, stale_days, ...).
@@ -41,7 +41,7 @@ def ask(store: GraphStore, embedder: Embedder, llm, question: str, *, actor: str
     return answer
 
 
-def answer_question(store: GraphStore, embedder: Embedder, llm, question: str, *, hops: int = 2, k: int = 8,
+def answer_question(store: GraphStore, embedder: Encoder, llm, question: str, *, hops: int = 2, k: int = 8,
                     shape: str | None = None, entities: list[str] | None = None, type_filter: str | None = None,
                     link_config: LinkConfig = LinkConfig(), sources_dirs: list[Path] | None = None,
                     **opts) -> Answer:
@@ -97,7 +97,7 @@ class Laps:
         return round((time.perf_counter() - self.started) * 1000, 1)
 
 
-def _link(store: GraphStore, embedder: Embedder, question: str, route: Route, config: LinkConfig) -> Linking:
+def _link(store: Graph, embedder: Encoder, question: str, route: Route, config: LinkConfig) -> Linking:
     if route.shape == "provenance":
         return Linking()  # the statement itself is matched against claims, not concepts
     if route.shape == "global" and not route.entities:
@@ -119,7 +119,7 @@ def _missing(route: Route, linking: Linking) -> list[str] | None:
     return None
 
 
-def _retrieve(store: GraphStore, embedder: Embedder, question: str, vector: list[float], route: Route,
+def _retrieve(store: Graph, embedder: Encoder, question: str, vector: list[float], route: Route,
               linking: Linking, opts: QueryOptions) -> tuple[Route, Retrieval]:
     groups = linking.per_mention()
     if route.shape in TWO_ENTITIES and len(groups) < 2:
@@ -153,7 +153,7 @@ def _verify_sources(retrieval: Retrieval, sub, facts, roots: list[Path] | None) 
                                "its SHA256 no longer matches; re-ingest it")
 
 
-def _corpus_tokens(graph: GraphStore, count: int | None = None) -> int:
+def _corpus_tokens(graph: Graph, count: int | None = None) -> int:
     """The corpus's size in tokens. Summing it reads every source's text (40 ms at 18k
     sources), so each store remembers it until the number of sources changes: ingest adds
     a Source node for every new or changed file."""
@@ -171,7 +171,7 @@ def _entities(linking: Linking) -> list[dict]:
              "match": l.match, "score": l.score} for l in linking.links]
 
 
-def _no_information(store: GraphStore, question: str, vector: list[float], route: Route, linking: Linking,
+def _no_information(store: Graph, question: str, vector: list[float], route: Route, linking: Linking,
                     missing: list[str], laps: Laps) -> Answer:
     """The ladder below an answer: near matches to pick from, else raw sources quoted, else nothing."""
     what = fallback.quoted(missing)

@@ -27,7 +27,7 @@ import threading
 from collections.abc import Iterable
 
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 TOKEN_CAP = 8  # tokens per entry: a hub's 300 neighbours of one type are "many", not 300 terms
 MAX_QUERY_TOKENS = 512  # Lucene refuses a query of more than 1024 clauses
@@ -69,7 +69,7 @@ def _row(found: dict) -> dict:
             "degree": found["degree"], "state": found["state"]}
 
 
-def compute(store: GraphStore, ids: Iterable[str]) -> int:
+def compute(store: Graph, ids: Iterable[str]) -> int:
     """Recompute and store the signatures of ``ids``; a concept that changed between the read
     and the write keeps its old one (and stays stale for the next refresh)."""
     ids = list(ids)
@@ -85,7 +85,7 @@ def _store(tx, rows: list[dict]) -> int:
     return tx.run(cypher.SIGNATURES_WRITE, rows=rows).single()["written"]
 
 
-def stale(store: GraphStore) -> list[str]:
+def stale(store: Graph) -> list[str]:
     """Concepts whose signature is missing or out of date, then the neighbours of those whose
     type or status moved (their entries name it): neighbours first, so a crash halfway
     leaves the moved concept stale and it is found again."""
@@ -97,7 +97,7 @@ def stale(store: GraphStore) -> list[str]:
     return sorted(near) + rest + moved
 
 
-def refresh_signatures(store: GraphStore) -> dict:
+def refresh_signatures(store: Graph) -> dict:
     """Bring every stale signature up to date; cheap when nothing changed (one scan)."""
     with _REFRESHING:
         ids = stale(store)

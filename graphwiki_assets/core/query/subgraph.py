@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import ClaimRow, CommunityRow, ConceptRow, Retrieval, SourceRow, Subgraph
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 # Sources a concept's summary cites: what it rests on now, not the whole history of a hub.
 SUMMARY_SOURCES = 10
 
 
-def claims_about(store: GraphStore, question: list[float], concepts: list[tuple[str, int, int]]) -> list[str]:
+def claims_about(store: Graph, question: list[float], concepts: list[tuple[str, int, int]]) -> list[str]:
     """Claims about each (concept, rank, limit), by the concept's rank, then relevance."""
     if not concepts:
         return []
@@ -23,7 +23,7 @@ def claims_about(store: GraphStore, question: list[float], concepts: list[tuple[
     return [r["id"] for r in rows]
 
 
-def claims_linking(store: GraphStore, question: list[float], pairs: list[tuple[str, str]],
+def claims_linking(store: Graph, question: list[float], pairs: list[tuple[str, str]],
                    per_pair: int = 2) -> list[dict]:
     """Claims about both ends of each pair: the evidence of an edge."""
     if not pairs:
@@ -32,7 +32,7 @@ def claims_linking(store: GraphStore, question: list[float], pairs: list[tuple[s
                        pairs=[{"rank": i, "a": a, "b": b} for i, (a, b) in enumerate(pairs)])
 
 
-def load(store: GraphStore, retrieval: Retrieval, stale_days: int, max_claims: int | None = None,
+def load(store: Graph, retrieval: Retrieval, stale_days: int, max_claims: int | None = None,
          filed: list[dict] | None = None) -> Subgraph:
     """Concepts, claims (plus the other side of every dispute) and the sources they cite.
 

@@ -6,10 +6,10 @@ from graphwiki_assets.core.config.model import type_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval
 from graphwiki_assets.core.query.subgraph import claims_about
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 
-def topic(store: GraphStore, question: list[float], wanted: list[str], links: list[Link],
+def topic(store: Graph, question: list[float], wanted: list[str], links: list[Link],
           opts: QueryOptions) -> Retrieval:
     """Concepts of the wanted type; linked entities that are not the type itself anchor it."""
     known = sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
 from graphwiki_assets.core.query.subgraph import claims_about
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import Graph
 
 
-def walk(store: GraphStore, question: list[float], entries: list[str], hops: int, fanout: int,
+def walk(store: Graph, question: list[float], entries: list[str], hops: int, fanout: int,
          max_nodes: int) -> tuple[dict[str, int], list[dict], list[str]]:
     """Concept id -> hop, the edges walked, and the nodes whose fan-out was cut."""
     level = {cid: 0 for cid in entries}
@@ -39,7 +39,7 @@ def walk(store: GraphStore, question: list[float], entries: list[str], hops: int
     return level, edges, capped
 
 
-def claims_by_distance(store: GraphStore, question: list[float], level: dict[str, int],
+def claims_by_distance(store: Graph, question: list[float], level: dict[str, int],
                        opts: QueryOptions) -> list[str]:
     """The entity's own claims first and all of them; fewer the farther a neighbour is.
 
@@ -62,7 +62,7 @@ def claims_by_distance(store: GraphStore, question: list[float], level: dict[str
     return claims
 
 
-def what_is(store: GraphStore, question: list[float], entries: list[str], opts: QueryOptions) -> Retrieval:
+def what_is(store: Graph, question: list[float], entries: list[str], opts: QueryOptions) -> Retrieval:
     level, edges, capped = walk(store, question, entries, opts.hops, opts.fanout, opts.max_nodes)
     concepts = sorted(level, key=lambda cid: level[cid])
     claims = claims_by_distance(store, question, level, opts)

@@ -53,7 +53,8 @@ def plan_split(mention: str, concept: dict, source_text: str | None, claims: lis
     key = name_key(mention)
     aliases = [a for a in concept["aliases"] if name_key(a) != key]
     others = [n for n in [concept["name"], *aliases] if name_key(n) != key]
-    moved, shared = [], []
+    moved: list[str] = []
+    shared: list[str] = []
     for claim in claims:
         if names(claim["text"], [mention]):
             (shared if names(without(claim["text"], mention), others) else moved).append(claim["id"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from neo4j import READ_ACCESS, Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Session, Transaction
 from neo4j.exceptions import AuthError, ClientError, DriverError, Neo4jError, ResultFailedError, ServiceUnavailable, SessionExpired
@@ -59,6 +59,19 @@ def _lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
         f"lost the connection to Neo4j at {settings.uri} ({type(exc).__name__}). Nothing of an unfinished "
         "transaction was written. Check `graphwiki neo4j status`, start it again with `graphwiki neo4j start` "
         "(or `docker compose up -d`), then re-run: what was committed is kept and is not done twice.")
+
+
+class Graph(Protocol):
+    """What a function that reads the graph needs: a ``GraphStore`` or a ``Reader`` (one
+    open read transaction) is one. ``write`` is there for a read that first catches up
+    derived state no ingest has refreshed yet."""
+
+    settings: Neo4jSettings
+    memo: dict[str, Any]
+
+    def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]: ...
+
+    def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
 
 
 class GraphStore:

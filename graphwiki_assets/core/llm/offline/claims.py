@@ -9,6 +9,7 @@ type ends in that noun, else the document's subject.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Protocol
 
 from graphwiki_assets.core.llm.calls import ExtractedClaim
@@ -32,7 +33,7 @@ class Named(Protocol):
 class Mentions:
     """Finds which of a fixed set of concepts a sentence mentions."""
 
-    def __init__(self, concepts: list[Named]) -> None:
+    def __init__(self, concepts: Sequence[Named]) -> None:
         self.table: dict[str, Named] = {}
         parts: list[tuple[int, str]] = []
         for c in concepts:
@@ -62,7 +63,7 @@ class Mentions:
         return found
 
 
-def build_claims(sentences: list[str], chosen: list[Named], title: Named | None) -> list[ExtractedClaim]:
+def build_claims(sentences: list[str], chosen: Sequence[Named], title: Named | None) -> list[ExtractedClaim]:
     """Claims in sentence order. A sentence that names nothing is still about the
     document's title entity when it has a pronoun or the document has a title (a
     paragraph of an article is about the article's subject)."""
@@ -86,7 +87,7 @@ def build_claims(sentences: list[str], chosen: list[Named], title: Named | None)
     return claims
 
 
-def _referent(sentence: str, chosen: list[Named], recent: list[Named], subject: Named | None) -> Named | None:
+def _referent(sentence: str, chosen: Sequence[Named], recent: list[Named], subject: Named | None) -> Named | None:
     lead = _REFERS_BACK.match(sentence)
     if not lead:
         return None

@@ -14,7 +14,7 @@ import re
 
 from graphwiki_assets.core.llm.offline.text import SENTENCE_STARTERS, STOPWORDS, stem
 from graphwiki_assets.core.normal_forms import name_tokens
-from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict
+from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict, Relation
 
 _CONTRACTIONS = [
     (r"\bcan't\b|\bcannot\b", "can not"),
@@ -66,7 +66,8 @@ def _tokens(text: str) -> list[str]:
 
 def _numbers(tokens: list[str]) -> tuple[set[str], set[str]]:
     """(years, other numbers), normalised: '1,000' -> '1000', 'three' -> '3'."""
-    years, other = set(), set()
+    years: set[str] = set()
+    other: set[str] = set()
     for t in tokens:
         t = _NUMBER_WORDS.get(t, t)
         if t[:1].isdigit():
@@ -122,7 +123,7 @@ def _names_of(pair: ClaimPair) -> set[str]:
     return names
 
 
-def relate(pair: ClaimPair) -> tuple[str, str]:
+def relate(pair: ClaimPair) -> tuple[Relation, str]:
     ta, tb = _tokens(pair.new_claim), _tokens(pair.existing_claim)
     concept = _names_of(pair)
     pa, pb = _copular_predicate(pair.new_claim, concept), _copular_predicate(pair.existing_claim, concept)

@@ -60,7 +60,9 @@ def listing(name: str) -> Listing:
         if tok == "v" and i + 1 < len(raw) and raw[i + 1][:1].isdigit():
             continue  # "v 17.0"
         tokens.append(tok)
-    words, versions, codes = [], set(), set()
+    words: list[str] = []
+    versions: set[str] = set()
+    codes: set[str] = set()
     for tok in tokens:
         if any(ch.isdigit() for ch in tok):
             norm = _norm(tok)

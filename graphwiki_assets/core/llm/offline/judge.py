@@ -28,7 +28,7 @@ from graphwiki_assets.core.llm.offline.identifiers import identifiers_conflict, 
 from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, acronym_letters, is_acronym_of, type_key, types_conflict
 from graphwiki_assets.core.llm.offline.text import content_words, split_sentences
 from graphwiki_assets.core.normal_forms import compact, name_tokens, strip_accents
-from graphwiki_assets.core.llm.calls import EntityView, JudgeRequest, JudgeResponse, Verdict
+from graphwiki_assets.core.llm.calls import EntityVerdict, EntityView, JudgeRequest, JudgeResponse, Verdict
 
 # Extra words that do not change what a name denotes ("Harborline Inc", "Cypher query language").
 _GENERIC_EXTRA = frozenset(
@@ -216,7 +216,7 @@ def names_other(x: EntityView, y: EntityView) -> bool:
     return False
 
 
-def judge_one(x: EntityView, y: EntityView) -> tuple[str, float, str]:
+def judge_one(x: EntityView, y: EntityView) -> tuple[EntityVerdict, float, str]:
     same, confidence, reason = _same_or_not(x, y)
     if same:
         return "SAME", confidence, reason
@@ -252,10 +252,11 @@ def _same_or_not(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
         for b in names_y:
             if is_acronym_of(a, b) or is_acronym_of(b, a):
                 return True, 0.8, f"'{a}' abbreviates '{b}'" if len(a) < len(b) else f"'{b}' abbreviates '{a}'"
-    for a, b in ((x, y), (y, x)):
-        for long in _expansions(a):
-            if compact(long) == compact(b.name) or _generic_extension(name_tokens(long), name_tokens(b.name)):
-                return True, 0.75, f"'{a.name}' stands for '{long}', which names '{b.name}'"
+    for short_form, other in ((x, y), (y, x)):
+        for expansion in _expansions(short_form):
+            if (compact(expansion) == compact(other.name)
+                    or _generic_extension(name_tokens(expansion), name_tokens(other.name))):
+                return True, 0.75, f"'{short_form.name}' stands for '{expansion}', which names '{other.name}'"
     tx, ty = name_tokens(x.name), name_tokens(y.name)
     if _person_variant(tx, ty):
         if _unconnected_contexts(x, y):
