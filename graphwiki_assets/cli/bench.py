@@ -99,11 +99,24 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop
-    from graphwiki_assets.core.evals.datasets import (ANSWER_SETS, CONTRADICTION_SETS, ER_SETS, EXTRACTION_SETS,
-                                                      MULTIHOP_SETS, er_pairs, extraction_gold)
+    from graphwiki_assets.core.evals.datasets import (
+        ANSWER_SETS,
+        CONTRADICTION_SETS,
+        ER_SETS,
+        EXTRACTION_SETS,
+        MULTIHOP_SETS,
+        er_pairs,
+        extraction_gold,
+    )
     from graphwiki_assets.core.evals.instance import eval_server, eval_settings
-    from graphwiki_assets.core.evals.runs import (answers_eval, contradictions_eval, er_eval, eval_clients,
-                                                  extraction_eval, multihop_eval)
+    from graphwiki_assets.core.evals.runs import (
+        answers_eval,
+        contradictions_eval,
+        er_eval,
+        eval_clients,
+        extraction_eval,
+        multihop_eval,
+    )
     from graphwiki_assets.core.settings import Settings
 
     settings = Settings.from_env()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from graphwiki_assets.cli.output import add_common, emit
 from graphwiki_assets.cli.services import open_services
-from graphwiki_assets.core.sources import collect
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.sources import collect
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from graphwiki_assets.cli.output import add_common, at_least, emit
 from graphwiki_assets.core.audit import ACTIONS
@@ -17,13 +17,13 @@ def since(text: str) -> datetime:
     """An argparse type: an ISO date or time (UTC unless it says otherwise), or an age such as 30m, 12h, 7d, 2w."""
     text = text.strip()
     if match := _RELATIVE.fullmatch(text):
-        return datetime.now(timezone.utc) - timedelta(**{_UNITS[match[2]]: int(match[1])})
+        return datetime.now(UTC) - timedelta(**{_UNITS[match[2]]: int(match[1])})
     try:
         when = datetime.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is neither an ISO date/time (2026-12-01, 2026-12-01T09:30) "
                                          "nor an age (30m, 12h, 7d, 2w)") from None
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

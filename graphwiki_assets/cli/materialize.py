@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
     import dagster as dg
 
     from graphwiki_assets.core.llm.client import backend_label
-    from graphwiki_assets.core.sources import discover, partition_key
     from graphwiki_assets.core.settings import Settings
+    from graphwiki_assets.core.sources import discover, partition_key
     from graphwiki_assets.defs.ingest.partitions import SOURCES
     from graphwiki_assets.defs.ingest.sensors import RANGE_END, RANGE_START, ranges, run_tags
 

@@ -13,15 +13,15 @@ import pytest
 import graphwiki_assets
 from graphwiki_assets.core.audit import Entry, append, read_entries
 from graphwiki_assets.core.ingest import commit
-from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.lint.report import run_lint
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.filed import file_answer
 from graphwiki_assets.core.review.decide import confirm
 from graphwiki_assets.core.review.resolve import resolve_dispute
-from tests.support.ingest import SMOKE_TEXTS, ingest, write_sources
+from graphwiki_assets.core.sources import sha256_text
 from tests.support.clean_graph import NOW, plant_clean_graph
+from tests.support.ingest import SMOKE_TEXTS, ingest, write_sources
 
 
 def entries(store, action: str | None = None) -> list[dict]:

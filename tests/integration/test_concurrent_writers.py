@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from graphwiki_assets.core.sources import discover
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, read_paths
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.rules_server import RulesServer
+from graphwiki_assets.core.sources import discover
 from tests.support.paths import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "data" / "sources"

@@ -5,7 +5,7 @@ source"; lint does not count them as overdue reviews."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from graphwiki_assets.core.lint import checks
 from graphwiki_assets.core.llm.client import build_llm
@@ -52,7 +52,7 @@ def test_answers_mark_single_source_facts_and_lint_does_not_call_them_overdue(st
     answer = ask(store, embedder, build_llm(settings.llm), "What is Tarnwick?")
     assert any("[one source — see " in s.text for s in answer.sentences)
     assert any("rests on one source so far" in f for f in answer.flags)
-    later = datetime.now(timezone.utc) + timedelta(days=365)
+    later = datetime.now(UTC) + timedelta(days=365)
     assert checks.stale_needs_review(store, later, days=30).count == 0
 
 

@@ -10,7 +10,6 @@ from graphwiki_assets.core.neo4j_server.server import Neo4jServer
 from graphwiki_assets.core.settings import Settings
 
 
-
 def test_a_port_another_program_holds_moves_the_eval_instance_to_a_free_one_it_remembers(tmp_path, monkeypatch):
     monkeypatch.delenv("GRAPHWIKI_EVAL_BOLT_PORT", raising=False)
     monkeypatch.delenv("GRAPHWIKI_EVAL_NEO4J_URI", raising=False)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from tests.support.clean_graph import TEXTS, plant_clean_graph
 
 
 def plant(store):
-    return plant_clean_graph(store, at=datetime.now(timezone.utc) - timedelta(days=1))
+    return plant_clean_graph(store, at=datetime.now(UTC) - timedelta(days=1))
 
 
 def test_lint_prints_markdown_with_a_table_per_check(store, cli):

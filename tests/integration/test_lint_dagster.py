@@ -3,18 +3,20 @@ markdown + a table per check + numbers as metadata, and asset checks that warn o
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import dagster as dg
 
 from graphwiki_assets.defs.lint.assets import lint_report
-from graphwiki_assets.defs.lint.definitions import daily_lint, defs as lint_defs
+from graphwiki_assets.defs.lint.definitions import daily_lint
+from graphwiki_assets.defs.lint.definitions import defs as lint_defs
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
 from tests.support.clean_graph import TEXTS, plant_clean_graph
 
+
 def plant_recent_graph(store):
     """The asset lints against the real clock, so the graph is planted as of yesterday."""
-    return plant_clean_graph(store, at=datetime.now(timezone.utc) - timedelta(days=1))
+    return plant_clean_graph(store, at=datetime.now(UTC) - timedelta(days=1))
 
 
 # The lint area on its own, with the resources it declares.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.lint import checks
 from graphwiki_assets.core.review.impact import flag_file_drift
+from graphwiki_assets.core.sources import sha256_text
 from tests.support.clean_graph import NOW, TEXTS, plant_clean_graph
 
 

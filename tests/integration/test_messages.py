@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from graphwiki_assets.core.sources import collect
 from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.sources import collect
 from graphwiki_assets.core.store.driver import GraphStore, GraphUnavailable
 from tests.support.ingest import SMOKE_TEXTS, write_sources
 

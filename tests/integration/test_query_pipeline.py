@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from graphwiki_assets.core.store.keys import name_key
 from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, records_as_documents
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.query import ask, flat_sources, refresh_projection, retrieve_sources
+from graphwiki_assets.core.store.keys import name_key
 from tests.support.paths import REPO_ROOT
 
 SEED = REPO_ROOT / "evals" / "multihop" / "seed"

@@ -7,13 +7,12 @@ import random
 import pytest
 from neo4j.exceptions import ClientError
 
-from graphwiki_assets.core.store.keys import keys_for
-from graphwiki_assets.core.query import ask
+from graphwiki_assets.core.query import ask, cypher, subgraph
 from graphwiki_assets.core.query.answer import estimate_tokens
 from graphwiki_assets.core.query.linking import link_entities, link_question
-from graphwiki_assets.core.query.subgraph import SUMMARY_SOURCES
 from graphwiki_assets.core.query.models import Retrieval
-from graphwiki_assets.core.query import cypher, subgraph
+from graphwiki_assets.core.query.subgraph import SUMMARY_SOURCES
+from graphwiki_assets.core.store.keys import keys_for
 
 
 def _concepts(store, *rows: tuple[str, str, list[str], str]) -> None:
@@ -59,14 +58,14 @@ def test_entities_link_through_the_key_index_by_name_alias_and_spacing(store, em
 
 def test_a_name_written_as_one_word_finds_the_concept_spelled_in_two(store, embedder):
     _concepts(store, ("c-orbit", "Orbit Lab", [], "current"))
-    assert [l.concept_id for l in link_entities(store, embedder, ["OrbitLab"]).links] == ["c-orbit"]
+    assert [link.concept_id for link in link_entities(store, embedder, ["OrbitLab"]).links] == ["c-orbit"]
 
 
 def test_question_spans_link_to_concepts_named_exactly(store):
     _concepts(store, ("c-vault", "Sable Vault", [], "current"), ("c-river", "Ombre River", [], "current"),
               ("c-sable", "Sable", [], "current"))
     links = link_question(store, "How does the Sable Vault connect to the Ombre River?")
-    assert [l.concept_id for l in links] == ["c-vault", "c-river"]  # the longest span wins over "Sable"
+    assert [link.concept_id for link in links] == ["c-vault", "c-river"]  # the longest span wins over "Sable"
 
 
 def test_a_hub_summary_cites_its_newest_current_sources_not_all_of_them(store):

@@ -12,8 +12,8 @@ from graphwiki_assets.core.config import ConfigError, default_config, load_confi
 from graphwiki_assets.core.config.load import PRESETS
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
-from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept, ExtractResponse
+from graphwiki_assets.core.llm.client import build_llm
 from tests.support.ingest import SMOKE_TEXTS, write_sources
 
 TOOLS = """
@@ -145,8 +145,8 @@ def test_a_malformed_config_stops_the_cli_before_anything_is_written(store, sett
 
 
 def test_the_extractor_is_asked_for_the_taxonomy_types():
-    from graphwiki_assets.core.llm.prompts import extract_messages
     from graphwiki_assets.core.llm.calls import ExtractBatchRequest, ExtractRequest, TypeHint
+    from graphwiki_assets.core.llm.prompts import extract_messages
 
     request = ExtractBatchRequest(documents=[ExtractRequest(source_id="s", title="t", text="x")],
                                   types=[TypeHint(name="Technology", definition="A piece of software.")])

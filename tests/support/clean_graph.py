@@ -3,11 +3,11 @@ plant it and break one thing at a time."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from graphwiki_assets.core.sources import sha256_text
 
-NOW = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 YESTERDAY = NOW - timedelta(days=1)
 
 TEXTS = {

@@ -8,7 +8,7 @@ seen for 400 days.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.store.keys import keys_for
@@ -148,7 +148,7 @@ def build_seed_graph(store, embedder) -> None:
         "UNWIND $rows AS r CREATE (s:Source) SET s = r.props, "
         "s.ingested_at = datetime($now) - duration({days: r.age + 1}), "
         "s.last_seen_at = datetime($now) - duration({days: r.age})",
-        now=datetime.now(timezone.utc).isoformat(),
+        now=datetime.now(UTC).isoformat(),
         rows=[{"age": age, "props": {
             "id": sid, "title": title, "path": path, "paths": [path], "text": texts[sid],
             "sha256": sha256_text(texts[sid]), "status": status, "embedding": vec.tolist(),

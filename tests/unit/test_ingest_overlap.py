@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 import time
 
-from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.ingest.models import Mention
 from graphwiki_assets.core.ingest.overlap import earlier_overlaps, names_overlap
+from graphwiki_assets.core.store.keys import keys_for
 
 
 def _mention(index: int, doc: int, name: str, aliases: list[str] | None = None) -> Mention:

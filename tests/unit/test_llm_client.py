@@ -8,14 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from graphwiki_assets.core.llm.base import TASKS, BaseLLM, Usage
-from graphwiki_assets.core.llm.client import LLMClient, build_llm
-from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL, OfflineLLM
-from graphwiki_assets.core.llm.openai_backend import OpenAILLM
-from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens
 from graphwiki_assets.core.llm.calls import (
     NO_VERDICT,
-    ConflictRequest,
     ClaimPair,
+    ConflictRequest,
     ConflictResponse,
     ConflictVerdict,
     EntityView,
@@ -25,6 +21,10 @@ from graphwiki_assets.core.llm.calls import (
     JudgeRequest,
     RouteRequest,
 )
+from graphwiki_assets.core.llm.client import LLMClient, build_llm
+from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL, OfflineLLM
+from graphwiki_assets.core.llm.openai_backend import OpenAILLM
+from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens
 from graphwiki_assets.core.settings import LLMSettings
 
 DOC = ExtractRequest(source_id="s1", title="Kortel", text="Kortel is a hardware company. It sells storage appliances.")

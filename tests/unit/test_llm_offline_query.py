@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.llm.calls import AnswerRequest, Fact, RouteRequest, SummaryRequest
+from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 
 ROUTES = [
     ("What is Cypher?", "what_is", ["Cypher"]),

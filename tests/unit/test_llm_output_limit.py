@@ -8,11 +8,11 @@ import pytest
 
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, _ask, _Existing, _Pair
 from graphwiki_assets.core.ingest.judging import JudgeConfig, _calls, judge_pairs
+from graphwiki_assets.core.llm.calls import EntityView, JudgePair, JudgeRequest
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.errors import LLMOutputTruncated
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.llm.prompts import entity_key
-from graphwiki_assets.core.llm.calls import EntityView, JudgePair, JudgeRequest
 from graphwiki_assets.core.llm.rules_server import RulesServer
 from graphwiki_assets.core.settings import LLMSettings
 

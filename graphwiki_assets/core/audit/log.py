@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -32,7 +32,7 @@ class Entry:
     inputs: dict[str, Any] = field(default_factory=dict)
     outputs: dict[str, Any] = field(default_factory=dict)
     backend: str = ""
-    at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat())
+    at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
     id: str = field(default_factory=lambda: f"log-{uuid.uuid4().hex}")
 
     def __post_init__(self) -> None:
@@ -46,7 +46,7 @@ class Entry:
                 "outputs": json.dumps(self.outputs, sort_keys=True, default=str)}
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> "Entry":
+    def from_row(cls, row: dict[str, Any]) -> Entry:
         return cls(id=row["id"], at=row["at"], action=row["action"], actor=row["actor"] or "",
                    backend=row["backend"] or "", summary=row["summary"] or "",
                    inputs=json.loads(row["inputs"] or "{}"), outputs=json.loads(row["outputs"] or "{}"))

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from graphwiki_assets.core.communities import cypher
 from graphwiki_assets.core.communities.detect import CommunityConfig
+from graphwiki_assets.core.llm.calls import CommunityInput, CommunityMember, CommunityReportRequest
 from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.pool import call_all
 from graphwiki_assets.core.llm.prompts import COMMUNITY_PROMPT_VERSION
-from graphwiki_assets.core.llm.calls import CommunityInput, CommunityMember, CommunityReportRequest
 from graphwiki_assets.core.store.driver import GraphStore
 
 MEMBER_SUMMARY_CHARS = 300  # a member's summary is context, not the report: its start is enough

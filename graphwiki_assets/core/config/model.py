@@ -57,7 +57,7 @@ class Taxonomy(_Strict):
     fallback: str | None = None
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Taxonomy":
+    def _consistent(self) -> Taxonomy:
         seen: dict[str, str] = {}
         for t in self.types:
             for word in [t.name, *t.includes]:

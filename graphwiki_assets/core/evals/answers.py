@@ -29,9 +29,9 @@ from collections.abc import Callable
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.multihop import corpus_ids, ingest_corpus, progress_every
+from graphwiki_assets.core.llm.calls import SupportPair, SupportRequest, SupportVerdict
 from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.pool import call_all
-from graphwiki_assets.core.llm.calls import SupportPair, SupportRequest, SupportVerdict
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.answer import concept_fact_text
 from graphwiki_assets.core.store.driver import GraphStore

@@ -26,11 +26,17 @@ from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
-from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.ingest.models import Candidates, ClaimRecord, ConceptAction, ResolutionPlan
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
-from graphwiki_assets.core.llm.calls import ConflictRequest, ConflictResponse, ExtractedClaim, ExtractedConcept, ExtractResponse
+from graphwiki_assets.core.llm.calls import (
+    ConflictRequest,
+    ConflictResponse,
+    ExtractedClaim,
+    ExtractedConcept,
+    ExtractResponse,
+)
+from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.core.store.driver import GraphStore
 
 LABELS = ("contradicts", "consistent", "unrelated_aspect")

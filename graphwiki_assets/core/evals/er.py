@@ -27,7 +27,8 @@ from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
-from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_text as ingest_mention_text
+from graphwiki_assets.core.ingest.resolution import Stage1Config
+from graphwiki_assets.core.ingest.resolution import mention_text as ingest_mention_text
 from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema, in_play

@@ -35,8 +35,8 @@ import numpy as np
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records
-from graphwiki_assets.core.store.keys import keys_for, name_key
 from graphwiki_assets.core.ingest.pipeline import extract_sources, records_as_documents
+from graphwiki_assets.core.store.keys import keys_for, name_key
 
 # Fixed before any document was scored and not moved since: a claim sharing both entities
 # with a fact and this close in meaning states it. The sweep beside it shows what the

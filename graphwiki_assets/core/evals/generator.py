@@ -31,9 +31,9 @@ import numpy as np
 from graphwiki_assets.core.config import default_config
 from graphwiki_assets.core.evals import cypher as eval_cypher
 from graphwiki_assets.core.ingest import cypher as ingest_cypher
-from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.store.driver import GraphStore, Vector, rows
+from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 # The catch-all type most offline-extracted concepts get, then a long tail (Zipf weights).

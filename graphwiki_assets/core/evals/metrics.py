@@ -6,7 +6,6 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-
 # Every dev set is halved: rules may be looked at against "tune"; "report" is only reported.
 SPLITS = ("tune", "report")
 

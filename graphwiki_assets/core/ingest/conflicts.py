@@ -17,9 +17,9 @@ from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionPlan, SettlementRecord
 from graphwiki_assets.core.ingest.timing import StageTimes
+from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictVerdict
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.halving import ask_all
-from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictVerdict
 from graphwiki_assets.core.store.driver import GraphStore
 
 

@@ -14,8 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.config.model import Taxonomy
-from graphwiki_assets.core.sources import SourceDocument
-from graphwiki_assets.core.store.keys import name_key
 from graphwiki_assets.core.ingest.models import Candidates
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.calls import (
@@ -32,6 +30,8 @@ from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.injection import strip_injections
 from graphwiki_assets.core.llm.pool import call_all
+from graphwiki_assets.core.sources import SourceDocument
+from graphwiki_assets.core.store.keys import name_key
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from graphwiki_assets.core.llm.client import LLMClient
-from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES
-from graphwiki_assets.core.llm.halving import ask_all
-from graphwiki_assets.core.llm.prompts import entity_key
 from graphwiki_assets.core.llm.calls import NO_VERDICT, EntityView, JudgePair, JudgeRequest, Verdict
+from graphwiki_assets.core.llm.client import LLMClient
+from graphwiki_assets.core.llm.halving import ask_all
+from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES
+from graphwiki_assets.core.llm.prompts import entity_key
 
 
 @dataclass(frozen=True)

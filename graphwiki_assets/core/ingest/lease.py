@@ -118,7 +118,7 @@ class IngestLease:
             raise LeaseLost("the ingest lease expired before the commit; the batch is redone")
 
     @contextmanager
-    def held(self) -> Iterator["IngestLease"]:
+    def held(self) -> Iterator[IngestLease]:
         self.acquire()
         stop = threading.Event()
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
 from typing import TypeVar
@@ -32,7 +32,6 @@ from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
 from graphwiki_assets.core.ingest.commit import commit_batch, source_text
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
 from graphwiki_assets.core.ingest.extraction import ExtractConfig, extract_documents
-from graphwiki_assets.core.sources import DEFAULT_MAX_BYTES, SourceDocument, SourceRejected, read_source, sha256_text
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig, LeaseLost
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_texts, resolve_batch
@@ -44,6 +43,7 @@ from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient, LLMError
 from graphwiki_assets.core.query.upkeep import refresh_after_batch
 from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.sources import DEFAULT_MAX_BYTES, SourceDocument, SourceRejected, read_source, sha256_text
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -53,7 +53,7 @@ P = TypeVar("P")
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class IngestConfig:
     lease: LeaseConfig = field(default_factory=LeaseConfig)
 
     @classmethod
-    def from_settings(cls, settings: Settings, schema: SchemaConfig | None = None) -> "IngestConfig":
+    def from_settings(cls, settings: Settings, schema: SchemaConfig | None = None) -> IngestConfig:
         """``schema`` defaults to the config file the settings lead to (or the general preset)."""
         schema = schema or load_config(settings.config_path, settings.home).config
         return cls(batch_size=settings.ingest_batch, max_bytes=settings.max_source_bytes,
@@ -175,14 +175,14 @@ class Ingestor:
             self._scope = Scope(schema.purpose, self.embedder, schema.thresholds.scope_floor)
         return self._scope
 
-    def prepare(self, items: list[SourceDocument | SourceRejected]) -> "Prepared":
+    def prepare(self, items: list[SourceDocument | SourceRejected]) -> Prepared:
         """Everything of a batch that needs no lease: triage, scope, extraction, embeddings."""
         docs, also, reports = self.triage(items)
         candidates, failed = self.extract(docs, also)
         vectors = self.embed(candidates) if candidates else None
         return Prepared(items=items, candidates=candidates, vectors=vectors, reports=reports + failed)
 
-    def finish(self, prepared: "Prepared") -> list[CommitReport]:
+    def finish(self, prepared: Prepared) -> list[CommitReport]:
         reports = prepared.reports + self.resolve_and_commit(prepared.candidates, prepared.vectors)
         order = {item.path: n for n, item in enumerate(prepared.items)}
         return sorted(reports, key=lambda r: order.get(r.path, len(order)))

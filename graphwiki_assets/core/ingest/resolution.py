@@ -26,15 +26,15 @@ import numpy as np
 
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs, view
-from graphwiki_assets.core.store.keys import key_query, keys_for, name_key
 from graphwiki_assets.core.ingest.models import Candidates, ConceptAction, JudgmentRecord, Mention, ResolutionPlan
 from graphwiki_assets.core.ingest.overlap import earlier_overlaps
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
+from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, disjoint_types
-from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.keys import key_query, keys_for, name_key
 
 EXACT_BACKEND = "rules:exact-name"
 TYPES_BACKEND = "rules:disjoint-types"

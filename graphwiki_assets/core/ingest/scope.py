@@ -23,9 +23,9 @@ import numpy as np
 from graphwiki_assets.core.config.model import Purpose
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.ingest.commit import source_text
-from graphwiki_assets.core.sources import SourceDocument
 from graphwiki_assets.core.ingest.models import Candidates
 from graphwiki_assets.core.llm.calls import ExtractResponse
+from graphwiki_assets.core.sources import SourceDocument
 
 IN, OUT = "in", "out"
 

@@ -7,10 +7,11 @@ read the graph only; ``now`` is always a parameter so staleness is testable with
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.lint.drift import file_drift, text_drift

@@ -11,12 +11,12 @@ Hashing uses the ingest's own reader, so "same text" means the same thing on bot
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
-from graphwiki_assets.core.sources import SourceRejected, read_source, sha256_text
 from graphwiki_assets.core.lint import cypher
+from graphwiki_assets.core.sources import SourceRejected, read_source, sha256_text
 from graphwiki_assets.core.store.driver import GraphStore
 
 PAGE = 500  # source texts fetched per round trip, so a large corpus never sits in memory at once

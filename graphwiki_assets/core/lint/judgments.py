@@ -31,7 +31,7 @@ class JudgmentView:
     review_verdict: str | None = None
 
     @classmethod
-    def from_row(cls, row: dict) -> "JudgmentView":
+    def from_row(cls, row: dict) -> JudgmentView:
         j = dict(row["j"])
         j["reviewed"] = bool(j.get("reviewed"))
         return cls(source_path=row.get("source_path"), **j)

@@ -6,7 +6,7 @@ The same report backs the ``lint_report`` asset and ``graphwiki lint``.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ class LintConfig:
 
     @classmethod
     def with_thresholds(cls, thresholds: Thresholds, stale_days: int | None = None, hub_limit: int | None = None,
-                        **rest: Any) -> "LintConfig":
+                        **rest: Any) -> LintConfig:
         """The staleness window and hub size from the schema config's thresholds unless given."""
         return cls(stale_days=thresholds.staleness_days if stale_days is None else stale_days,
                    hub_limit=thresholds.hub_size if hub_limit is None else hub_limit, **rest)
@@ -64,7 +64,7 @@ class LintReport:
 def run_lint(store: GraphStore, now: datetime | None = None, config: LintConfig | None = None,
              actor: str = "graphwiki lint") -> LintReport:
     """Every check, then one audit-log entry for the run (the checks themselves only read)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     cfg = config or LintConfig()
     cap = cfg.cap
     results = [

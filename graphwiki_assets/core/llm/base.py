@@ -80,21 +80,21 @@ class Usage:
         return {task: {k: v for k, v in counts.items() if v} for task, counts in sorted(self.by_task.items())
                 if any(counts.values())}
 
-    def snapshot(self) -> "Usage":
+    def snapshot(self) -> Usage:
         with self._lock:
             return Usage(**self.as_dict(), by_task={t: dict(c) for t, c in self.by_task.items()})
 
-    def _combine(self, other: "Usage", sign: int) -> "Usage":
+    def _combine(self, other: Usage, sign: int) -> Usage:
         tasks = {}
         for task in set(self.by_task) | set(other.by_task):
             mine, theirs = self.by_task.get(task, {}), other.by_task.get(task, {})
             tasks[task] = {n: mine.get(n, 0) + sign * theirs.get(n, 0) for n in COUNTERS}
         return Usage(**{name: getattr(self, name) + sign * getattr(other, name) for name in COUNTERS}, by_task=tasks)
 
-    def __sub__(self, other: "Usage") -> "Usage":
+    def __sub__(self, other: Usage) -> Usage:
         return self._combine(other, -1)
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return self._combine(other, 1)
 
     @property

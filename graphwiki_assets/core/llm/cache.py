@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm.base import BaseLLM, Task
+from graphwiki_assets.core.llm.halving import CallSizes
 
 
 def cache_key(task: Task, label: str, req: Any) -> str:

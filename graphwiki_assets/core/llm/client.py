@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from graphwiki_assets.core.llm import calls as r
 from graphwiki_assets.core.llm.base import BaseLLM, Usage
 from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
 from graphwiki_assets.core.llm.halving import CallSizes
-from graphwiki_assets.core.llm import calls as r
 from graphwiki_assets.core.settings import LLMSettings
 
 __all__ = ["LLMClient", "LLMError", "LLMUnavailable", "LLMBadOutput", "Usage", "build_llm"]

@@ -174,7 +174,7 @@ class RulesServer:
                 if computing is not None:
                     self.compute_seconds += time.thread_time() - computing
 
-    def __enter__(self) -> "RulesServer":
+    def __enter__(self) -> RulesServer:
         self._thread.start()
         return self
 

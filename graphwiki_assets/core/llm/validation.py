@@ -17,7 +17,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.calls import (
     NO_VERDICT,
     AnswerRequest,
@@ -25,20 +24,21 @@ from graphwiki_assets.core.llm.calls import (
     CommunityReport,
     CommunityReportRequest,
     CommunityReportResponse,
-    ConflictVerdict,
     ConceptSummary,
+    ConflictVerdict,
     DocumentExtraction,
     ExtractBatchRequest,
     ExtractBatchResponse,
     ExtractedClaim,
     ExtractedConcept,
     ExtractResponse,
+    RouteResponse,
     SummaryBatchRequest,
     SummaryBatchResponse,
-    RouteResponse,
     SupportVerdict,
     Verdict,
 )
+from graphwiki_assets.core.llm.errors import LLMError
 
 _GENERIC_TYPE = {"", "concept"}
 

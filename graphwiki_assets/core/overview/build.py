@@ -6,7 +6,7 @@ and written, with the audit log, to ``$GRAPHWIKI_HOME/wiki/index.md`` and ``log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from graphwiki_assets.core.audit import read_entries
@@ -79,7 +79,7 @@ def _first_line(summary: str) -> str:
 
 def build_overview(store: GraphStore, config: SchemaConfig, now: datetime | None = None) -> Overview:
     corroboration = config.thresholds.corroboration
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     view = Overview(config_version=config.version, corroboration=corroboration, generated_at=now.isoformat())
     view.by_type = store.query(cypher.CONCEPTS_BY_TYPE, corroboration=corroboration, per_type=PER_TYPE)
     view.single_source = store.query(cypher.SINGLE_SOURCE, corroboration=corroboration)[0]["n"]

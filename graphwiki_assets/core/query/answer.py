@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graphwiki_assets.core.llm.client import LLMError
 from graphwiki_assets.core.llm.calls import AnswerRequest, AnswerSentence, Fact
+from graphwiki_assets.core.llm.client import LLMError
 from graphwiki_assets.core.query.models import ClaimRow, CommunityRow, ConceptRow, Retrieval, Sentence, Subgraph
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 

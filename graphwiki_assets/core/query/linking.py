@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphwiki_assets.core.embeddings import Encoder
-from graphwiki_assets.core.store.keys import key_query, name_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, Linking, NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import Graph
+from graphwiki_assets.core.store.keys import key_query, name_key
 
 # Words that never name an entity on their own (question words, articles, glue).
 STOPWORDS = frozenset("""

@@ -218,7 +218,7 @@ class Answer:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def timed(self, laps) -> "Answer":
+    def timed(self, laps) -> Answer:
         """Close the last phase (synthesis) and set the phases and the total."""
         laps.lap("synthesis")
         self.timings_ms, self.latency_ms = dict(laps.ms), laps.total()

@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Encoder
-from graphwiki_assets.core.sources import SourceRejected, read_source
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval, SourceRow, cosine, vector_pool
+from graphwiki_assets.core.sources import SourceRejected, read_source
 from graphwiki_assets.core.store.driver import Graph
 
 _LEAD = re.compile(

@@ -29,7 +29,6 @@ one stream and the streams are summed with the group's mean weight, in one state
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from graphwiki_assets.core.embeddings import Embedder

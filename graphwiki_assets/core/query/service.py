@@ -16,8 +16,18 @@ from pathlib import Path
 from graphwiki_assets.core.audit import append
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import answer as synthesis
-from graphwiki_assets.core.query import (compare, cypher, fallback, paths, patterns, ppr, provenance, subgraph, topic,
-                                        traversal)
+from graphwiki_assets.core.query import (
+    compare,
+    cypher,
+    fallback,
+    paths,
+    patterns,
+    ppr,
+    provenance,
+    subgraph,
+    topic,
+    traversal,
+)
 from graphwiki_assets.core.query.filed import filed_near
 from graphwiki_assets.core.query.global_search import global_search
 from graphwiki_assets.core.query.linking import LinkConfig, link_entities, link_question
@@ -167,8 +177,8 @@ def _corpus_tokens(graph: Graph, count: int | None = None) -> int:
 
 
 def _entities(linking: Linking) -> list[dict]:
-    return [{"mention": l.mention, "concept_id": l.concept_id, "name": l.name, "type": l.type,
-             "match": l.match, "score": l.score} for l in linking.links]
+    return [{"mention": link.mention, "concept_id": link.concept_id, "name": link.name, "type": link.type,
+             "match": link.match, "score": link.score} for link in linking.links]
 
 
 def _no_information(store: Graph, question: str, vector: list[float], route: Route, linking: Linking,

@@ -26,7 +26,7 @@ def impact_query(depth: int | None) -> str:
     """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ValueError(f"depth must be an int >= 1 or None (unbounded), not {depth!r}")
-    quantifier = "{1,}" if depth is None else "{1,%d}" % depth
+    quantifier = "{1,}" if depth is None else f"{{1,{depth}}}"
     return f"""
 MATCH p = ANY SHORTEST (s:Source {{id: $id}})(()-[:{IMPACT_TYPES}]-(x WHERE NOT x:Source)){quantifier}(n)
 RETURN n.id AS id, labels(n)[0] AS label, coalesce(n.name, n.text) AS name, n.status AS status,

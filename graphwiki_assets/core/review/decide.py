@@ -11,7 +11,7 @@ nodes record where they came from or went.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from neo4j import ManagedTransaction
 
@@ -35,7 +35,7 @@ def confirm(store: GraphStore, judgment_id: str, by: str = "human", reason: str 
 def reject(store: GraphStore, judgment_id: str, by: str = "human", reason: str = "",
            now: datetime | None = None, embed: Embed | None = None) -> ReviewOutcome:
     """Undo the judgment's decision. ``embed`` (text -> vector) gives a split-off node its embedding."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
 
     def work(tx: ManagedTransaction) -> ReviewOutcome:
         j = unreviewed(tx, judgment_id)
@@ -56,5 +56,5 @@ def _logged(tx: ManagedTransaction, outcome: ReviewOutcome, by: str, reason: str
                                           f"{outcome.action}" + (f" ({reason})" if reason else ""),
         inputs={"judgment": outcome.judgment_id, "reason": reason},
         outputs={"verdict": outcome.review_verdict, "action": outcome.action, "concept": outcome.concept_id,
-                 **outcome.details}, at=(now or datetime.now(timezone.utc)).isoformat()))
+                 **outcome.details}, at=(now or datetime.now(UTC)).isoformat()))
     return outcome

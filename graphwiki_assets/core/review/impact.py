@@ -9,7 +9,7 @@ whole reachable subgraph. Only concepts and claims carry ``needs_review``.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from graphwiki_assets.core.lint.drift import file_drift
@@ -75,7 +75,7 @@ def impact(store: GraphStore, source: str, depth: int | str | None = 1, flag: bo
         result.nodes = [ImpactNode(**row) for row in store.query(cypher.impact_query(depth), id=src["id"])]
     if flag and result.nodes:
         rows = store.query(cypher.FLAG_NEEDS_REVIEW, ids=[n.id for n in result.nodes],
-                           now=now or datetime.now(timezone.utc),
+                           now=now or datetime.now(UTC),
                            reason=reason or f"impact of a change to source {src['id']}")
         result.flagged = sorted(r["id"] for r in rows)
     return result

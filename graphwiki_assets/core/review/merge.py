@@ -12,11 +12,11 @@ from datetime import datetime
 
 from neo4j import ManagedTransaction
 
-from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.lint.judgments import JudgmentView
 from graphwiki_assets.core.review import cypher
 from graphwiki_assets.core.review.record import ReviewOutcome, live_concept, mark
 from graphwiki_assets.core.store.driver import rows
+from graphwiki_assets.core.store.keys import keys_for
 
 
 def merged_aliases(survivor: dict, absorbed: dict) -> list[str]:

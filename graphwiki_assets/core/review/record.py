@@ -7,9 +7,10 @@ All three build on this module, so none of them needs another.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from neo4j import ManagedTransaction
 
@@ -58,7 +59,7 @@ def mark(tx: ManagedTransaction, j: JudgmentView, verdict: str, action: str, by:
          now: datetime | None, concept_id: str | None) -> None:
     """Record the review on the judgment; a new ``concept_id`` keeps the old one as previous_concept_id."""
     rows(tx, cypher.MARK_REVIEWED, id=j.id, verdict=verdict, action=action, by=by, reason=reason,
-         now=now or datetime.now(timezone.utc), concept_id=concept_id)
+         now=now or datetime.now(UTC), concept_id=concept_id)
 
 
 def live_concept(tx: ManagedTransaction, concept_id: str | None) -> dict:

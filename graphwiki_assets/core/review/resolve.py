@@ -6,7 +6,7 @@ the conflict), and who decided, when and why is recorded on both claims.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from neo4j import ManagedTransaction
 
@@ -38,7 +38,7 @@ def resolve_dispute(store: GraphStore, claim: str, winner: str, by: str = "human
     """``claim`` and ``winner`` are the two sides of one CONTRADICTS; the non-winner loses."""
     if claim == winner:
         raise DisputeError("name the other side of the dispute as CLAIM; it cannot win against itself")
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
 
     def work(tx: ManagedTransaction) -> Resolution:
         pair = rows(tx, cypher.DISPUTE_PAIR, claim=claim, winner=winner)[0]

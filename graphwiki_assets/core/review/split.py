@@ -16,11 +16,11 @@ from datetime import datetime
 
 from neo4j import ManagedTransaction
 
-from graphwiki_assets.core.store.keys import keys_for, name_key
 from graphwiki_assets.core.lint.judgments import JudgmentView
 from graphwiki_assets.core.review import cypher
 from graphwiki_assets.core.review.record import Embed, ReviewError, ReviewOutcome, live_concept, mark
 from graphwiki_assets.core.store.driver import rows
+from graphwiki_assets.core.store.keys import keys_for, name_key
 
 
 def split_concept_id(judgment_id: str) -> str:

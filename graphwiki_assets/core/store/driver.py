@@ -11,8 +11,24 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
-from neo4j import READ_ACCESS, Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Session, Transaction
-from neo4j.exceptions import AuthError, ClientError, DriverError, Neo4jError, ResultFailedError, ServiceUnavailable, SessionExpired
+from neo4j import (
+    READ_ACCESS,
+    Driver,
+    GraphDatabase,
+    ManagedTransaction,
+    NotificationMinimumSeverity,
+    Session,
+    Transaction,
+)
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    DriverError,
+    Neo4jError,
+    ResultFailedError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
 from graphwiki_assets.core.settings import Neo4jSettings
 
@@ -112,7 +128,7 @@ class GraphStore:
             self._driver.close()
             self._driver = None
 
-    def __enter__(self) -> "GraphStore":
+    def __enter__(self) -> GraphStore:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -139,7 +155,7 @@ class GraphStore:
             raise _server_error(exc) from None
 
     @contextmanager
-    def reading(self) -> Iterator["Reader"]:
+    def reading(self) -> Iterator[Reader]:
         """A store for a series of reads (one question): its queries share one session and
         one read transaction instead of paying for a session and a commit each."""
         reader = Reader(self)

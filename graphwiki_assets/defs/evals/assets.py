@@ -14,8 +14,15 @@ from functools import partial
 import dagster as dg
 
 from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop, plots
-from graphwiki_assets.core.evals.datasets import (ANSWER_SETS, CONTRADICTION_SETS, ER_SETS, EXTRACTION_SETS,
-                                                  MULTIHOP_SETS, er_pairs, extraction_gold)
+from graphwiki_assets.core.evals.datasets import (
+    ANSWER_SETS,
+    CONTRADICTION_SETS,
+    ER_SETS,
+    EXTRACTION_SETS,
+    MULTIHOP_SETS,
+    er_pairs,
+    extraction_gold,
+)
 from graphwiki_assets.core.evals.runs import answers_eval, contradictions_eval, er_eval, extraction_eval, multihop_eval
 from graphwiki_assets.core.markdown import exact_cell, table
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource

@@ -22,17 +22,23 @@ import dagster as dg
 
 from graphwiki_assets.core.embeddings import LazyEmbedder
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
-from graphwiki_assets.core.sources import SourceDocument, SourceRejected, read_source
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
-from graphwiki_assets.core.ingest.pipeline import (IngestConfig, Ingestor, commit_extracted, extract_sources, triage,
-                                                   utc_now)
+from graphwiki_assets.core.ingest.pipeline import (
+    IngestConfig,
+    Ingestor,
+    commit_extracted,
+    extract_sources,
+    triage,
+    utc_now,
+)
 from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
+from graphwiki_assets.core.markdown import markdown_table
+from graphwiki_assets.core.sources import SourceDocument, SourceRejected, read_source
 from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.ingest.verify import VERIFY_SPECS, verify_results
-from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "ingest"

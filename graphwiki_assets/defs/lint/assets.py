@@ -1,7 +1,6 @@
 """The lint report asset: the whole graph checked after ingest, and on a daily schedule."""
 
 from pathlib import Path
-from typing import Optional
 
 import dagster as dg
 
@@ -17,9 +16,9 @@ GROUP = "lint"
 
 
 class LintRunConfig(dg.Config):
-    stale_days: Optional[int] = None  # None: the schema config's staleness_days
+    stale_days: int | None = None  # None: the schema config's staleness_days
     review_days: int = 30
-    hub_limit: Optional[int] = None  # None: the schema config's hub_size
+    hub_limit: int | None = None  # None: the schema config's hub_size
     sample_size: int = 10
     max_orphan_rate: float = 0.05
     flag_drift: bool = False  # also flag needs_review on what derives from a changed file

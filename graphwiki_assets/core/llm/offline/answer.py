@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.llm.offline.text import content_words, distinct_sentences, join_within, split_sentences
-from graphwiki_assets.core.normal_forms import norm_name
 from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
     AnswerResponse,
@@ -13,6 +11,8 @@ from graphwiki_assets.core.llm.calls import (
     SummaryRequest,
     SummaryResponse,
 )
+from graphwiki_assets.core.llm.offline.text import content_words, distinct_sentences, join_within, split_sentences
+from graphwiki_assets.core.normal_forms import norm_name
 
 MAX_ANSWER_SENTENCES = 8
 MAX_SUMMARY_CHARS = 400

@@ -20,8 +20,6 @@ from collections.abc import Callable
 from typing import Any
 
 from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
-from graphwiki_assets.core.llm.offline import answer, communities, conflicts, extraction, judge, routing, support
-from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.llm.calls import (
     ConceptSummary,
     DocumentExtraction,
@@ -30,6 +28,8 @@ from graphwiki_assets.core.llm.calls import (
     SummaryBatchRequest,
     SummaryBatchResponse,
 )
+from graphwiki_assets.core.llm.offline import answer, communities, conflicts, extraction, judge, routing, support
+from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 
 OFFLINE_LABEL = "offline-rules/v2"
 

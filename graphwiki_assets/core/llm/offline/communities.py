@@ -8,13 +8,13 @@ request does not state, so the report is labelled extractive where it is stored.
 
 from __future__ import annotations
 
-from graphwiki_assets.core.llm.offline.text import distinct_sentences, first_sentence, join_within
 from graphwiki_assets.core.llm.calls import (
     CommunityInput,
     CommunityReport,
     CommunityReportRequest,
     CommunityReportResponse,
 )
+from graphwiki_assets.core.llm.offline.text import distinct_sentences, first_sentence, join_within
 
 MAX_REPORT_CHARS = 600
 TITLE_MEMBERS = 3

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
+from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict, Relation
 from graphwiki_assets.core.llm.offline.text import SENTENCE_STARTERS, STOPWORDS, stem
 from graphwiki_assets.core.normal_forms import name_tokens
-from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict, Relation
 
 _CONTRACTIONS = [
     (r"\bcan't\b|\bcannot\b", "can not"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, ExtractResponse
 from graphwiki_assets.core.llm.offline import candidates as cand
 from graphwiki_assets.core.llm.offline.aliases import stated_aliases
 from graphwiki_assets.core.llm.offline.claims import Mentions, build_claims, first_mention
@@ -28,7 +29,6 @@ from graphwiki_assets.core.llm.offline.text import (
 )
 from graphwiki_assets.core.llm.offline.titles import document_title, heading_names
 from graphwiki_assets.core.normal_forms import norm_name
-from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, ExtractResponse
 
 _TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3
 _AUX_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b")

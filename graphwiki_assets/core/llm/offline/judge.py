@@ -23,12 +23,18 @@ import re
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from graphwiki_assets.core.llm.calls import EntityVerdict, EntityView, JudgeRequest, JudgeResponse, Verdict
 from graphwiki_assets.core.llm.offline.definitions import definition
 from graphwiki_assets.core.llm.offline.identifiers import identifiers_conflict, listing, same_listing
-from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, acronym_letters, is_acronym_of, type_key, types_conflict
+from graphwiki_assets.core.llm.offline.names import (
+    GENERIC_TYPES,
+    acronym_letters,
+    is_acronym_of,
+    type_key,
+    types_conflict,
+)
 from graphwiki_assets.core.llm.offline.text import content_words, split_sentences
 from graphwiki_assets.core.normal_forms import compact, name_tokens, strip_accents
-from graphwiki_assets.core.llm.calls import EntityVerdict, EntityView, JudgeRequest, JudgeResponse, Verdict
 
 # Extra words that do not change what a name denotes ("Harborline Inc", "Cypher query language").
 _GENERIC_EXTRA = frozenset(

@@ -122,7 +122,7 @@ GENERIC_TYPES = frozenset({"", "concept", "entity", "thing", "other", "unknown",
 
 _TYPE_GROUPS = [
     {"person", "people", "human", "individual", *PERSON_ROLES},
-    {"organization", "organisation", "company", "corporation", "firm", "business", "enterprise", "agency", "institution", "vendor", "startup", "group", "bank", "publisher", "label", "record", "band", "duo", "trio", "ensemble", "orchestra", "choir", "team", "club", "party", "university", "college", "school", "company"},
+    {"organization", "organisation", "company", "corporation", "firm", "business", "enterprise", "agency", "institution", "vendor", "startup", "group", "bank", "publisher", "label", "record", "band", "duo", "trio", "ensemble", "orchestra", "choir", "team", "club", "party", "university", "college", "school"},
     {"place", "location", "city", "town", "village", "country", "state", "region", "province", "county", "territory", "district", "nation", "capital", "municipality", "republic", "kingdom"},
     {"software", "tool", "system", "product", "service", "platform", "database", "framework", "library", "application", "program", "language", "engine", "protocol", "format", "api", "technology", "standard", "package", "index", "model", "algorithm", "method", "technique"},
     {"work", "book", "novel", "film", "movie", "album", "song", "play", "poem", "series", "show", "soundtrack", "score", "opera", "symphony", "journal", "magazine", "newspaper", "publication", "periodical"},
