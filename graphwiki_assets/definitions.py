@@ -16,5 +16,7 @@ import dagster as dg
 def defs() -> dg.Definitions:
     # One process per run: steps share the loaded embedding model, and backfills launched from
     # the asset graph (which do not use a job's executor) do the same.
-    return dg.Definitions.merge(dg.load_from_defs_folder(path_within_project=Path(__file__).parent),
-                                dg.Definitions(executor=dg.in_process_executor))
+    return dg.Definitions.merge(
+        dg.load_from_defs_folder(path_within_project=Path(__file__).parent),
+        dg.Definitions(executor=dg.in_process_executor),
+    )

@@ -13,6 +13,7 @@ SRC_DIR holds test.txt extracted from the repository, e.g.
     git --git-dir=<mirror> show 52985564a93fb11308439516d3e17a033d43ec8f:data/er_magellan/Structured/Amazon-Google/test.txt > SRC_DIR/test.txt
 OUT_DIR defaults to the directory of this script. Standard library only; output is deterministic.
 """
+
 import json
 import os
 import random

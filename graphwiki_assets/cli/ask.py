@@ -13,14 +13,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("ask", help="answer a question from the graph, with citations"))
     parser.add_argument("question", type=question, help="the question, in quotes")
     parser.add_argument("--hops", type=at_least(0), default=2, help="traversal depth of 'what is X' (default 2)")
-    parser.add_argument("--k", type=at_least(1), default=8,
-                        help="ranked results for related/shaped-like/topic (default 8)")
+    parser.add_argument(
+        "--k", type=at_least(1), default=8, help="ranked results for related/shaped-like/topic (default 8)"
+    )
     parser.add_argument("--shape", choices=SHAPE_NAMES, help="skip the router and use this shape")
-    parser.add_argument("--refresh", action="store_true",
-                        help="refresh what questions read besides the graph first (GDS projection, shape signatures)")
-    parser.add_argument("--file", action="store_true",
-                        help="file a good answer (one with cited sources) back into the graph, where later "
-                             "questions find it; it stays derived, never a source")
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="refresh what questions read besides the graph first (GDS projection, shape signatures)",
+    )
+    parser.add_argument(
+        "--file",
+        action="store_true",
+        help="file a good answer (one with cited sources) back into the graph, where later "
+        "questions find it; it stays derived, never a source",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -34,8 +41,18 @@ def run(args: argparse.Namespace) -> int:
         if args.refresh:
             refresh_query_state(store)
         stale_days = load_config(settings.config_path, settings.home).config.thresholds.staleness_days
-        answer = ask(store, embedder, llm, args.question, hops=args.hops, k=args.k, shape=args.shape,
-                     sources_dirs=[settings.sources_dir], actor=who(), stale_days=stale_days)
+        answer = ask(
+            store,
+            embedder,
+            llm,
+            args.question,
+            hops=args.hops,
+            k=args.k,
+            shape=args.shape,
+            sources_dirs=[settings.sources_dir],
+            actor=who(),
+            stale_days=stale_days,
+        )
         data, text = answer.as_dict(), answer.text()
         if args.file:
             try:

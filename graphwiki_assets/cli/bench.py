@@ -36,17 +36,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     ingest.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
     ingest.add_argument("--limit", type=at_least(1), help="only the first N passages")
     ingest.add_argument("--batch", type=at_least(1), help="sources per batch (default GRAPHWIKI_INGEST_BATCH or 32)")
-    ingest.add_argument("--llm-latency", type=float, metavar="SECONDS",
-                        help="use the OpenAI backend against the rules served over HTTP with this latency per call")
+    ingest.add_argument(
+        "--llm-latency",
+        type=float,
+        metavar="SECONDS",
+        help="use the OpenAI backend against the rules served over HTTP with this latency per call",
+    )
     ingest.add_argument("--no-rerun", action="store_true", help="skip the second, unchanged ingest")
     ingest.set_defaults(handler=run_ingest)
-    backfill = add_common(kinds.add_parser(
-        "backfill", help="the same files through `graphwiki ingest` and through a Dagster backfill (webserver + daemon)"))
+    backfill = add_common(
+        kinds.add_parser(
+            "backfill",
+            help="the same files through `graphwiki ingest` and through a Dagster backfill (webserver + daemon)",
+        )
+    )
     backfill.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
     backfill.add_argument("--limit", type=at_least(1), default=200, help="files to ingest (default 200)")
     backfill.set_defaults(handler=run_backfill)
-    floor = add_common(kinds.add_parser(
-        "embed-floor", help="word pieces of a corpus and the encoder's rate alone: the least time to embed it once"))
+    floor = add_common(
+        kinds.add_parser(
+            "embed-floor", help="word pieces of a corpus and the encoder's rate alone: the least time to embed it once"
+        )
+    )
     floor.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
     floor.add_argument("--limit", type=at_least(1), help="only the first N passages")
     floor.add_argument("--sample", type=at_least(1), default=300, help="sources per timed encoder run (default 300)")
@@ -90,8 +101,16 @@ def run_ingest(args: argparse.Namespace) -> int:
     started = time.monotonic()
     embedder = load_embedder(settings.embedding_model)
     loaded = time.monotonic() - started
-    result = run_ingest_bench(settings, embedder, corpus, limit=args.limit, llm_latency=args.llm_latency,
-                              rerun=not args.no_rerun, batch_size=args.batch, log=log)
+    result = run_ingest_bench(
+        settings,
+        embedder,
+        corpus,
+        limit=args.limit,
+        llm_latency=args.llm_latency,
+        rerun=not args.no_rerun,
+        batch_size=args.batch,
+        log=log,
+    )
     result["model_load_seconds"] = round(loaded, 2)
     print(json.dumps(result, indent=2, default=str))
     return 1 if result["failed"] else 0
@@ -127,19 +146,27 @@ def run(args: argparse.Namespace) -> int:
 
     def er_run(name):
         result = er_eval(settings, embedder, llm, er_pairs(name), name=ER_SETS[name], log=log)
-        return result, {**er.headline(result), "judge": result["judge"], "errors": result["errors"],
-                        "population_errors": result["population"]["errors"]}
+        return result, {
+            **er.headline(result),
+            "judge": result["judge"],
+            "errors": result["errors"],
+            "population_errors": result["population"]["errors"],
+        }
 
     def multihop_run(name):
         ds = MULTIHOP_SETS[name]
         result = multihop_eval(settings, embedder, llm, ds.corpus, ds.questions, k=args.k, name=ds.name, log=log)
-        return result, {**multihop.headline(result), "graph_beats_flat": result["graph_beats_flat"],
-                        "sweep": result.get("sweep", [])}
+        return result, {
+            **multihop.headline(result),
+            "graph_beats_flat": result["graph_beats_flat"],
+            "sweep": result.get("sweep", []),
+        }
 
     def contradictions_run(name):
         ds = CONTRADICTION_SETS[name]
-        result = contradictions_eval(settings, embedder, llm, ds.pairs, corpus=ds.corpus, inject=ds.inject,
-                                     name=ds.name, log=log)
+        result = contradictions_eval(
+            settings, embedder, llm, ds.pairs, corpus=ds.corpus, inject=ds.inject, name=ds.name, log=log
+        )
         return result, {**contradictions.headline(result), "errors": result["errors"]}
 
     def extraction_run(name):
@@ -151,11 +178,13 @@ def run(args: argparse.Namespace) -> int:
         result = answers_eval(settings, embedder, llm, ds.corpus, ds.questions, name=ds.name, log=log)
         return result, {**answers.headline(result), "unsupported": result["unsupported"]}
 
-    plan = ([(name, er_run) for name in ER_SETS]
-            + [(name, multihop_run) for name, ds in MULTIHOP_SETS.items() if args.full or ds.name == "seed"]
-            + [(name, contradictions_run) for name in CONTRADICTION_SETS]
-            + [(name, extraction_run) for name in EXTRACTION_SETS]
-            + [(name, answers_run) for name in ANSWER_SETS])
+    plan = (
+        [(name, er_run) for name in ER_SETS]
+        + [(name, multihop_run) for name, ds in MULTIHOP_SETS.items() if args.full or ds.name == "seed"]
+        + [(name, contradictions_run) for name in CONTRADICTION_SETS]
+        + [(name, extraction_run) for name in EXTRACTION_SETS]
+        + [(name, answers_run) for name in ANSWER_SETS]
+    )
     with eval_server(eval_settings(settings), log=log):  # one server for the series, stopped after
         for name, runner in plan:
             log(f"{name}")

@@ -20,17 +20,27 @@ DEFAULT_SIZES = (1_000, 10_000, 100_000)
 
 
 def register(kinds: argparse._SubParsersAction, add_common) -> None:
-    generate = add_common(kinds.add_parser("generate", help="write a generated graph of N concepts into the eval graph"))
+    generate = add_common(
+        kinds.add_parser("generate", help="write a generated graph of N concepts into the eval graph")
+    )
     generate.add_argument("--concepts", type=at_least(1), required=True, help="how many concepts (e.g. 100000)")
     generate.add_argument("--seed", type=int, default=0)
     generate.add_argument("--uri", help="a disposable Neo4j server instead of the eval instance")
     generate.set_defaults(handler=run_generate)
-    query = add_common(kinds.add_parser(
-        "query", help="query latency per technique and phase, flat search beside it, 8 askers at once"))
-    query.add_argument("--sizes", type=_sizes, default=list(DEFAULT_SIZES),
-                       help="generated graph sizes in concepts, comma-separated (default 1000,10000,100000)")
-    query.add_argument("--current", action="store_true",
-                       help="measure the graph the eval instance (or --uri) holds now instead of generating")
+    query = add_common(
+        kinds.add_parser("query", help="query latency per technique and phase, flat search beside it, 8 askers at once")
+    )
+    query.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=list(DEFAULT_SIZES),
+        help="generated graph sizes in concepts, comma-separated (default 1000,10000,100000)",
+    )
+    query.add_argument(
+        "--current",
+        action="store_true",
+        help="measure the graph the eval instance (or --uri) holds now instead of generating",
+    )
     query.add_argument("--n", type=at_least(1), default=30, help="timed questions per technique (default 30)")
     query.add_argument("--askers", type=at_least(1), default=8, help="concurrent askers (default 8)")
     query.add_argument("--per-asker", type=at_least(1), default=12, help="questions per concurrent asker (default 12)")
@@ -82,10 +92,14 @@ def run_generate(args: argparse.Namespace) -> int:
         made.seconds["query_upkeep"] = round(time.monotonic() - started, 2)
     data = {**made.as_dict(), "upkeep": upkeep}
     seconds = made.seconds
-    emit(args, data, f"generated graph (seed {args.seed}): {made.graph['concepts']} concepts, "
-                     f"{made.graph['sources']} sources, {made.graph['claims']} claims, "
-                     f"{made.graph['relationships']} relationships; {made.sources_written} sources written in "
-                     f"{seconds['write']}s, query upkeep {seconds['query_upkeep']}s")
+    emit(
+        args,
+        data,
+        f"generated graph (seed {args.seed}): {made.graph['concepts']} concepts, "
+        f"{made.graph['sources']} sources, {made.graph['claims']} claims, "
+        f"{made.graph['relationships']} relationships; {made.sources_written} sources written in "
+        f"{seconds['write']}s, query upkeep {seconds['query_upkeep']}s",
+    )
     return 0
 
 
@@ -94,8 +108,9 @@ def run_query(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.evals.query_bench import BenchConfig, run_current, run_generated
     from graphwiki_assets.core.llm.client import build_llm
 
-    config = BenchConfig(per_shape=args.n, askers=args.askers, per_asker=args.per_asker, hops=args.hops, k=args.k,
-                         seed=args.seed)
+    config = BenchConfig(
+        per_shape=args.n, askers=args.askers, per_asker=args.per_asker, hops=args.hops, k=args.k, seed=args.seed
+    )
     with _bench_store(args.uri) as (settings, store):
         embedder = load_embedder(settings.embedding_model)
         llm = build_llm(settings.llm)  # no answer cache: every question is answered, as a new one would be
@@ -112,8 +127,10 @@ def run_query(args: argparse.Namespace) -> int:
 def _row(name: str, s: dict) -> str:
     phases = "  ".join(f"{p[:4]} {s[f'{p}_ms']['p95']:7.1f}" for p in ("linking", "retrieval", "synthesis"))
     t = s["total_ms"]
-    return (f"  {name:12} {s['technique']:28} p50 {t['p50']:7.1f}  p95 {t['p95']:7.1f}  p99 {t['p99']:7.1f}"
-            f"  | p95 by phase: {phases}  | found {s['found']}/{s['n']}, errors {s['errors']}")
+    return (
+        f"  {name:12} {s['technique']:28} p50 {t['p50']:7.1f}  p95 {t['p95']:7.1f}  p99 {t['p99']:7.1f}"
+        f"  | p95 by phase: {phases}  | found {s['found']}/{s['n']}, errors {s['errors']}"
+    )
 
 
 def _text(result: dict) -> str:
@@ -123,25 +140,35 @@ def _text(result: dict) -> str:
             lines.append(f"{run['label']}: {run.get('error')}")
             continue
         g = run["graph"]
-        lines.append(f"{run['label']}: {g['concepts']} concepts, {g['sources']} sources, {g['claims']} claims "
-                     f"(load {run['load_before'][0]} -> {run['load_after'][0]} on {result['cpus']} cpus)")
+        lines.append(
+            f"{run['label']}: {g['concepts']} concepts, {g['sources']} sources, {g['claims']} claims "
+            f"(load {run['load_before'][0]} -> {run['load_after'][0]} on {result['cpus']} cpus)"
+        )
         lines += [_row(shape, s) for shape, s in run["single"].items()]
         f = run["flat"]
-        lines.append(f"  {'flat':12} {'vector top-' + str(f['k']):28} p50 {f['total_ms']['p50']:7.1f}  "
-                     f"p95 {f['total_ms']['p95']:7.1f}  p99 {f['total_ms']['p99']:7.1f}  | retrieval p95 "
-                     f"{f['retrieval_ms']['p95']:.1f}")
+        lines.append(
+            f"  {'flat':12} {'vector top-' + str(f['k']):28} p50 {f['total_ms']['p50']:7.1f}  "
+            f"p95 {f['total_ms']['p95']:7.1f}  p99 {f['total_ms']['p99']:7.1f}  | retrieval p95 "
+            f"{f['retrieval_ms']['p95']:.1f}"
+        )
         c = run["concurrent"]
         if c:
-            lines.append(f"  {c['askers']} askers: {c['questions']} questions, {c['errors']} errors, "
-                         f"{c['throughput_qps']} q/s, p95 {c['total_ms']['p95']} ms = {c['p95_ratio']} x the "
-                         f"single-asker p95 ({c['single_p95_ms']} ms)")
+            lines.append(
+                f"  {c['askers']} askers: {c['questions']} questions, {c['errors']} errors, "
+                f"{c['throughput_qps']} q/s, p95 {c['total_ms']['p95']} ms = {c['p95_ratio']} x the "
+                f"single-asker p95 ({c['single_p95_ms']} ms)"
+            )
     if result["growth"]:
         from graphwiki_assets.core.evals.query_bench import SHAPES as TIMED_SHAPES
 
         g = result["growth"]
-        lines.append(f"growth {g['from_concepts']} -> {g['to_concepts']} concepts (p95 end to end): " + ", ".join(
-            f"{shape} x{g[shape]['total_p95']}" for shape in TIMED_SHAPES))
+        lines.append(
+            f"growth {g['from_concepts']} -> {g['to_concepts']} concepts (p95 end to end): "
+            + ", ".join(f"{shape} x{g[shape]['total_p95']}" for shape in TIMED_SHAPES)
+        )
     lines.append("targets:")
-    lines += [f"  {'ok  ' if t['ok'] else 'MISS'} {t['graph']}: {t['target']} = {t['measured']} (limit {t['limit']})"
-              for t in result["targets"]]
+    lines += [
+        f"  {'ok  ' if t['ok'] else 'MISS'} {t['graph']}: {t['target']} = {t['measured']} (limit {t['limit']})"
+        for t in result["targets"]
+    ]
     return "\n".join(lines)

@@ -26,27 +26,43 @@ def register(sub: argparse._SubParsersAction) -> None:
     mh.add_argument("--k", type=int, default=5, help="documents retrieved per question (default 5)")
     mh.add_argument("--hops", type=int, default=2, help="graph traversal depth (default 2)")
     # retrieval.GRAPH_METHODS, spelled out so the parser does not import the query layer.
-    mh.add_argument("--method", default="bridge", choices=("bridge", "ppr", "traversal", "hybrid"),
-                    help="graph retrieval method (default bridge)")
+    mh.add_argument(
+        "--method",
+        default="bridge",
+        choices=("bridge", "ppr", "traversal", "hybrid"),
+        help="graph retrieval method (default bridge)",
+    )
     mh.add_argument("--limit", type=int, help="only the first N questions (the whole corpus is ingested)")
     mh.add_argument("--no-sweep", action="store_true", help="skip the hops x k precision sweep")
     mh.set_defaults(handler=run_multihop)
 
     cx = add_common(evals.add_parser("contradictions", help="the conflict stage on labelled claim pairs (JSONL)"))
-    cx.add_argument("--pairs", type=Path, required=True,
-                    help='JSONL of {"label": contradicts|consistent|unrelated_aspect, "concept", "a", "b", ...}')
+    cx.add_argument(
+        "--pairs",
+        type=Path,
+        required=True,
+        help='JSONL of {"label": contradicts|consistent|unrelated_aspect, "concept", "a", "b", ...}',
+    )
     cx.add_argument("--corpus", type=Path, help="end-to-end mode: the corpus (JSONL of {id, title, text})")
-    cx.add_argument("--inject", type=Path,
-                    help='end-to-end mode: sources to inject, JSONL of {"id", "label", "target", "title", "text"}')
+    cx.add_argument(
+        "--inject",
+        type=Path,
+        help='end-to-end mode: sources to inject, JSONL of {"id", "label", "target", "title", "text"}',
+    )
     cx.add_argument("--limit", type=int, help="only the first N pairs")
     cx.set_defaults(handler=run_contradictions)
 
     ex = add_common(evals.add_parser("extraction", help="extraction precision/recall against a gold set (JSONL)"))
-    ex.add_argument("--gold", type=Path, required=True,
-                    help='JSONL of {"id", "title", "text", "entities": [...], "facts": [...]}')
+    ex.add_argument(
+        "--gold", type=Path, required=True, help='JSONL of {"id", "title", "text", "entities": [...], "facts": [...]}'
+    )
     ex.add_argument("--limit", type=int, help="only the first N documents")
-    ex.add_argument("--threshold", type=float, default=None,
-                    help="cosine a claim needs to state a fact it shares both entities with (default 0.5)")
+    ex.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        help="cosine a claim needs to state a fact it shares both entities with (default 0.5)",
+    )
     ex.set_defaults(handler=run_extraction)
 
     an = add_common(evals.add_parser("answers", help="answer faithfulness and abstention on multi-hop questions"))
@@ -67,8 +83,9 @@ def run_er(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     embedder, llm = eval_clients(settings)
-    result = er_eval(settings, embedder, llm, args.pairs, limit=args.limit,
-                     population=not args.no_population, log=_log(args))
+    result = er_eval(
+        settings, embedder, llm, args.pairs, limit=args.limit, population=not args.no_population, log=_log(args)
+    )
     emit(args, result, er_text(result))
     return 0
 
@@ -79,8 +96,19 @@ def run_multihop(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     embedder, llm = eval_clients(settings)
-    result = multihop_eval(settings, embedder, llm, args.corpus, args.questions, k=args.k, hops=args.hops,
-                           limit=args.limit, method=args.method, with_sweep=not args.no_sweep, log=_log(args))
+    result = multihop_eval(
+        settings,
+        embedder,
+        llm,
+        args.corpus,
+        args.questions,
+        k=args.k,
+        hops=args.hops,
+        limit=args.limit,
+        method=args.method,
+        with_sweep=not args.no_sweep,
+        log=_log(args),
+    )
     emit(args, result, multihop_text(result))
     return 0
 
@@ -93,8 +121,9 @@ def run_contradictions(args: argparse.Namespace) -> int:
         raise ValueError("the end-to-end mode needs both --corpus and --inject")
     settings = Settings.from_env()
     embedder, llm = eval_clients(settings)
-    result = contradictions_eval(settings, embedder, llm, args.pairs, corpus=args.corpus, inject=args.inject,
-                                 limit=args.limit, log=_log(args))
+    result = contradictions_eval(
+        settings, embedder, llm, args.pairs, corpus=args.corpus, inject=args.inject, limit=args.limit, log=_log(args)
+    )
     emit(args, result, contradictions_text(result))
     return 0
 
@@ -122,8 +151,15 @@ def run_answers(args: argparse.Namespace) -> int:
     seed = ANSWER_SETS["answers_eval_seed"]
     settings = Settings.from_env()
     embedder, llm = eval_clients(settings)
-    result = answers_eval(settings, embedder, llm, args.corpus or seed.corpus, args.questions or seed.questions,
-                          limit=args.limit, log=_log(args))
+    result = answers_eval(
+        settings,
+        embedder,
+        llm,
+        args.corpus or seed.corpus,
+        args.questions or seed.questions,
+        limit=args.limit,
+        log=_log(args),
+    )
     emit(args, result, answers_text(result))
     return 0
 
@@ -134,7 +170,9 @@ def _pct(x: float) -> str:
 
 def er_text(r: dict) -> str:
     c, s, t = r["cosine_only"], r["stage1"], r["two_stage"]
-    means = ", ".join(f"{label} {c['by_class'][label].get('mean', 0):.2f}" for label in ("same", "related", "unrelated"))
+    means = ", ".join(
+        f"{label} {c['by_class'][label].get('mean', 0):.2f}" for label in ("same", "related", "unrelated")
+    )
     cfg = r["stage1_config"]
     lines = [
         f"{r['name']}: {r['n']} pairs ({r['counts']['same']} same / {r['counts']['related']} related / "
@@ -154,25 +192,33 @@ def er_text(r: dict) -> str:
             f"population two-stage: P {pt['precision']:.3f} R {pt['recall']:.3f} F1 {pt['f1']:.3f}, "
             f"{pt['llm_calls']} LLM calls",
         ]
-    lines += [f"  wrong ({e['cause']}): {e['label']} {e['a']!r} / {e['b']!r} -> {e['predicted']}: {e['reason']}"
-              for e in r["errors"]]
+    lines += [
+        f"  wrong ({e['cause']}): {e['label']} {e['a']!r} / {e['b']!r} -> {e['predicted']}: {e['reason']}"
+        for e in r["errors"]
+    ]
     return "\n".join(lines)
 
 
 def multihop_text(r: dict) -> str:
     from graphwiki_assets.core.evals.multihop import reported_methods
 
-    lines = [f"{r['name']}: {r['n']} questions, {r['corpus_docs']} documents, k={r['k']}, hops={r['hops']}, "
-             f"graph method {r['method']}, backend {r['backend']}"]
+    lines = [
+        f"{r['name']}: {r['n']} questions, {r['corpus_docs']} documents, k={r['k']}, hops={r['hops']}, "
+        f"graph method {r['method']}, backend {r['backend']}"
+    ]
     for m in reported_methods(r):
         x = r[m]
-        lines.append(f"{m:9}: recall@{r['k']} {x['recall']:.3f}, AR@{r['k']} {x['all_recall']:.3f} "
-                     f"({x['all_found']}/{r['n']}), {x['docs_per_question']:.1f} docs/question, precision "
-                     f"{x['precision']:.3f}, {x['context_tokens']:.0f} context tokens of {r['corpus_tokens']}")
+        lines.append(
+            f"{m:9}: recall@{r['k']} {x['recall']:.3f}, AR@{r['k']} {x['all_recall']:.3f} "
+            f"({x['all_found']}/{r['n']}), {x['docs_per_question']:.1f} docs/question, precision "
+            f"{x['precision']:.3f}, {x['context_tokens']:.0f} context tokens of {r['corpus_tokens']}"
+        )
     i = r["ingest"]
     tokens = "unknown (warm cache)" if i["prompt_tokens_per_passage"] is None else i["prompt_tokens_per_passage"]
-    lines.append(f"ingest: {i['llm_calls_per_passage']} LLM calls and {tokens} prompt tokens per passage "
-                 f"({i['cache_hits']} cache hits), {i['seconds']}s")
+    lines.append(
+        f"ingest: {i['llm_calls_per_passage']} LLM calls and {tokens} prompt tokens per passage "
+        f"({i['cache_hits']} cache hits), {i['seconds']}s"
+    )
     for row in r.get("sweep", []):
         if row["method"] == "traversal":
             where = f"traversal hops={row['hops']} fan-out={row['fanout']}, all reached"
@@ -180,8 +226,10 @@ def multihop_text(r: dict) -> str:
             where = f"{row['method']} anchors={row['fanout']} k={row['k']}"
         else:
             where = f"{row['method']} k={row['k']}"
-        lines.append(f"  {where}: AR {row['all_recall']:.3f}, precision {row['precision']:.3f}, "
-                     f"{row['docs_per_question']:.1f} docs")
+        lines.append(
+            f"  {where}: AR {row['all_recall']:.3f}, precision {row['precision']:.3f}, "
+            f"{row['docs_per_question']:.1f} docs"
+        )
     return "\n".join(lines)
 
 
@@ -203,15 +251,21 @@ def contradictions_text(r: dict) -> str:
     for split, x in r["by_split"].items():
         lines.append(f"  {split}: catch rate {_rate(x['catch_rate'])}, false alarms {_rate(x['false_alarm']['all'])}")
     for kind, x in r["by_kind"].items():
-        lines.append(f"  {kind:10}: catch {_rate(x['catch_rate'])}, false alarms {_rate(x['false_alarm']['all'])} (n={x['n']})")
-    lines += [f"  wrong: {e['label']} [{e['kind']}] {e['a']!r} / {e['b']!r} -> {e['outcome']}: {e['reason']}"
-              for e in r["errors"]]
+        lines.append(
+            f"  {kind:10}: catch {_rate(x['catch_rate'])}, false alarms {_rate(x['false_alarm']['all'])} (n={x['n']})"
+        )
+    lines += [
+        f"  wrong: {e['label']} [{e['kind']}] {e['a']!r} / {e['b']!r} -> {e['outcome']}: {e['reason']}"
+        for e in r["errors"]
+    ]
     e2e = r.get("end_to_end")
     if e2e:
-        lines.append(f"end to end: {e2e['found']}/{e2e['injected']} injected contradictions found with both claims "
-                     f"disputed (catch rate {_rate(e2e['catch_rate'])}; {e2e['found_any_status']} with an edge at all); "
-                     f"false alarms {e2e['false_alarms']}/{e2e['controls']} consistent controls; "
-                     f"{e2e['ingest']['conflict_calls']} conflict calls for the injected sources")
+        lines.append(
+            f"end to end: {e2e['found']}/{e2e['injected']} injected contradictions found with both claims "
+            f"disputed (catch rate {_rate(e2e['catch_rate'])}; {e2e['found_any_status']} with an edge at all); "
+            f"false alarms {e2e['false_alarms']}/{e2e['controls']} consistent controls; "
+            f"{e2e['ingest']['conflict_calls']} conflict calls for the injected sources"
+        )
     return "\n".join(lines)
 
 
@@ -227,9 +281,13 @@ def extraction_text(r: dict) -> str:
         f"claims (cos >= {r['claim_threshold']}): {pr(r['claims'])}",
     ]
     for split, x in r["by_split"].items():
-        lines.append(f"  {split}: concepts P {x['concepts']['precision']:.3f} R {x['concepts']['recall']:.3f}, "
-                     f"claims P {x['claims']['precision']:.3f} R {x['claims']['recall']:.3f}")
-    lines += [f"  claims at cos >= {row['threshold']}: P {row['precision']:.3f} R {row['recall']:.3f}" for row in r["sweep"]]
+        lines.append(
+            f"  {split}: concepts P {x['concepts']['precision']:.3f} R {x['concepts']['recall']:.3f}, "
+            f"claims P {x['claims']['precision']:.3f} R {x['claims']['recall']:.3f}"
+        )
+    lines += [
+        f"  claims at cos >= {row['threshold']}: P {row['precision']:.3f} R {row['recall']:.3f}" for row in r["sweep"]
+    ]
     return "\n".join(lines)
 
 

@@ -30,15 +30,24 @@ def run(args: argparse.Namespace) -> int:
     with open_services(settings) as (settings, store, embedder, llm):
         files, refused, named = collect(args.paths or [settings.sources_dir])
         if not files and not refused:
-            print(f"graphwiki ingest: no source files (.md, .txt, ...) found in "
-                  f"{', '.join(map(str, args.paths or [settings.sources_dir]))}", file=sys.stderr)
+            print(
+                f"graphwiki ingest: no source files (.md, .txt, ...) found in "
+                f"{', '.join(map(str, args.paths or [settings.sources_dir]))}",
+                file=sys.stderr,
+            )
             return 2
         if args.batch:
             config = dataclasses.replace(config, batch_size=args.batch)
         log = (lambda msg: None) if args.json else (lambda msg: print(f"  {msg}", file=sys.stderr))
-        ingestor = Ingestor(store=store, embedder=embedder, llm=llm, config=config, log=log, purpose="graphwiki ingest (CLI)")
-        progress = None if args.json else (lambda r: print(f"  {r.status:9} {r.path} {r.reason}".rstrip(), file=sys.stderr))
-        report = ingest_documents(ingestor, [*refused, *read_paths(files, max_bytes=config.max_bytes)], progress=progress)
+        ingestor = Ingestor(
+            store=store, embedder=embedder, llm=llm, config=config, log=log, purpose="graphwiki ingest (CLI)"
+        )
+        progress = (
+            None if args.json else (lambda r: print(f"  {r.status:9} {r.path} {r.reason}".rstrip(), file=sys.stderr))
+        )
+        report = ingest_documents(
+            ingestor, [*refused, *read_paths(files, max_bytes=config.max_bytes)], progress=progress
+        )
     data = report.as_dict()
     text = (
         f"backend {data['backend']}: sources new {data['sources']['new']}, unchanged {data['sources']['unchanged']}, "
@@ -49,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
     )
     typed = data["taxonomy"]
     if any(typed[k] for k in ("mapped", "fallback", "dropped")):
-        text += (f"\n  types (config {data['config_version']}): {typed['kept']} as extracted, {typed['mapped']} mapped, "
-                 f"{typed['fallback']} to the fallback, {typed['dropped']} dropped")
+        text += (
+            f"\n  types (config {data['config_version']}): {typed['kept']} as extracted, {typed['mapped']} mapped, "
+            f"{typed['fallback']} to the fallback, {typed['dropped']} dropped"
+        )
     for problem in data["problems"][:20]:
         text += f"\n  {problem['status']}: {problem['path']}: {problem['reason']}"
     if len(data["problems"]) > 20:

@@ -22,7 +22,10 @@ def run(args: argparse.Namespace) -> int:
 
     with open_services() as (_, store, embedder, llm):
         result = measure(store, embedder, llm, per_shape=args.n, seed=args.seed, hops=args.hops, k=args.k)
-    lines = [f"{shape:12} {r['technique'] or '-':28} n={r['n']:3}  p50 {r['p50_ms']:8.1f} ms  p95 {r['p95_ms']:8.1f} ms"
-             f"  p99 {r['p99_ms']:8.1f} ms  errors {r['errors']}" for shape, r in result.get("shapes", {}).items()]
+    lines = [
+        f"{shape:12} {r['technique'] or '-':28} n={r['n']:3}  p50 {r['p50_ms']:8.1f} ms  p95 {r['p95_ms']:8.1f} ms"
+        f"  p99 {r['p99_ms']:8.1f} ms  errors {r['errors']}"
+        for shape, r in result.get("shapes", {}).items()
+    ]
     emit(args, result, "\n".join(lines) or result.get("error", ""))
     return 0

@@ -10,7 +10,21 @@ import argparse
 import importlib
 import sys
 
-COMMAND_MODULES = ["neo4j", "config", "ingest", "materialize", "ask", "communities", "lint", "overview", "review", "log", "evals", "bench", "latency"]
+COMMAND_MODULES = [
+    "neo4j",
+    "config",
+    "ingest",
+    "materialize",
+    "ask",
+    "communities",
+    "lint",
+    "overview",
+    "review",
+    "log",
+    "evals",
+    "bench",
+    "latency",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,7 +17,9 @@ from graphwiki_assets.cli.output import add_common, emit
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("materialize", help="run the Dagster ingest job on the sources folder"))
-    parser.add_argument("--sources", type=Path, help="folder of sources (default: GRAPHWIKI_SOURCES_DIR or data/sources)")
+    parser.add_argument(
+        "--sources", type=Path, help="folder of sources (default: GRAPHWIKI_SOURCES_DIR or data/sources)"
+    )
     parser.add_argument("--no-lint", action="store_true", help="skip the lint report")
     parser.set_defaults(handler=run)
 
@@ -53,18 +55,28 @@ def run(args: argparse.Namespace) -> int:
     job = defs.resolve_job_def("ingest_sources")
     results = []
     for first, last, count in ranges(list(ordered), set(keys)):
-        result = job.execute_in_process(instance=instance, raise_on_error=False,
-                                        tags={RANGE_START: first, RANGE_END: last,
-                                              **run_tags(count, backend_label(settings.llm), settings.ingest_batch)})
-        results.append({"first": first, "last": last, "sources": count, "success": result.success,
-                        "run_id": result.run_id})
+        result = job.execute_in_process(
+            instance=instance,
+            raise_on_error=False,
+            tags={
+                RANGE_START: first,
+                RANGE_END: last,
+                **run_tags(count, backend_label(settings.llm), settings.ingest_batch),
+            },
+        )
+        results.append(
+            {"first": first, "last": last, "sources": count, "success": result.success, "run_id": result.run_id}
+        )
         if not args.json:
             print(f"  {'ok    ' if result.success else 'FAILED'} {count} source(s): {first} .. {last}", file=sys.stderr)
     lint = None
     if not args.no_lint:
         lint = defs.resolve_job_def("lint_graph").execute_in_process(instance=instance, raise_on_error=False).success
     failed = [r for r in results if not r["success"]]
-    emit(args, {"runs": results, "sources": len(keys), "failed_runs": len(failed), "lint_ok": lint},
-         f"{len(keys)} sources in {len(results)} run(s), {len(failed)} failed"
-         + (f", lint ok={lint}" if lint is not None else ""))
+    emit(
+        args,
+        {"runs": results, "sources": len(keys), "failed_runs": len(failed), "lint_ok": lint},
+        f"{len(keys)} sources in {len(results)} run(s), {len(failed)} failed"
+        + (f", lint ok={lint}" if lint is not None else ""),
+    )
     return 1 if failed else 0

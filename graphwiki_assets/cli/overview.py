@@ -8,11 +8,15 @@ from graphwiki_assets.cli.output import add_common, emit
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = add_common(sub.add_parser(
-        "overview", help="concepts by type, recent additions, disputes, reviews and gaps",
-        description="The wiki's front page: corroborated concepts by type with one-line summaries, recent additions, "
-                    "active contradictions, items needing review and knowledge gaps. --write also writes "
-                    "$GRAPHWIKI_HOME/wiki/index.md and log.md."))
+    parser = add_common(
+        sub.add_parser(
+            "overview",
+            help="concepts by type, recent additions, disputes, reviews and gaps",
+            description="The wiki's front page: corroborated concepts by type with one-line summaries, recent additions, "
+            "active contradictions, items needing review and knowledge gaps. --write also writes "
+            "$GRAPHWIKI_HOME/wiki/index.md and log.md.",
+        )
+    )
     parser.add_argument("--write", action="store_true", help="also write wiki/index.md and wiki/log.md")
     parser.set_defaults(handler=run)
 

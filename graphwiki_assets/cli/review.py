@@ -15,14 +15,18 @@ if TYPE_CHECKING:  # loaded only when a split needs a vector
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    review = add_common(sub.add_parser(
-        "review", help="spot-check stage-2 judgments (confirm, or reject to undo the merge / split)"))
+    review = add_common(
+        sub.add_parser("review", help="spot-check stage-2 judgments (confirm, or reject to undo the merge / split)")
+    )
     review.add_argument("--sample", type=int, default=10, metavar="N", help="judgments of each verdict (default 10)")
     review.add_argument("--confirm", action="append", default=[], metavar="ID", help="confirm a judgment (repeatable)")
     review.add_argument("--reject", action="append", default=[], metavar="ID", help="reject a judgment (repeatable)")
     review.add_argument("--no-input", action="store_true", help="only list the sample, ask nothing")
-    review.add_argument("--no-embed", action="store_true",
-                        help="do not load the embedding model for a split-off node (it is then found by name only)")
+    review.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="do not load the embedding model for a split-off node (it is then found by name only)",
+    )
     _decider(review)
     review.set_defaults(handler=run_review)
 
@@ -34,7 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     impact = add_common(sub.add_parser("impact", help="what a change to a source reaches (and can flag for review)"))
     impact.add_argument("source", help="a Source id, or a path (its latest version)")
-    impact.add_argument("--depth", default="1", metavar="N|*", help="hops: 0 = the source only, * = unbounded (default 1)")
+    impact.add_argument(
+        "--depth", default="1", metavar="N|*", help="hops: 0 = the source only, * = unbounded (default 1)"
+    )
     impact.add_argument("--flag", action="store_true", help="set needs_review on every concept and claim reached")
     impact.set_defaults(handler=run_impact)
 
@@ -66,9 +72,11 @@ class LazyEmbedder:
 
 def describe(j) -> str:
     arrow = "merged into" if j.verdict == "SAME" else "kept apart from"
-    return (f"{j.id}  [{j.verdict}, {j.backend}, score {j.score}]\n"
-            f"  '{j.mention}' was {arrow} '{j.candidate_name}' ({j.candidate_id})\n"
-            f"  context: {(j.mention_context or '')[:200]}\n  reason:  {j.reason}\n  source:  {j.source_path or j.source_id}")
+    return (
+        f"{j.id}  [{j.verdict}, {j.backend}, score {j.score}]\n"
+        f"  '{j.mention}' was {arrow} '{j.candidate_name}' ({j.candidate_id})\n"
+        f"  context: {(j.mention_context or '')[:200]}\n  reason:  {j.reason}\n  source:  {j.source_path or j.source_id}"
+    )
 
 
 def run_review(args: argparse.Namespace) -> int:
@@ -77,8 +85,10 @@ def run_review(args: argparse.Namespace) -> int:
 
     settings, store = _store()
     by, embed = args.by or who(), None if args.no_embed else LazyEmbedder(settings.embedding_model)
-    decide = {"confirm": lambda jid: confirm(store, jid, by=by, reason=args.reason),
-              "reject": lambda jid: reject(store, jid, by=by, reason=args.reason, embed=embed)}
+    decide = {
+        "confirm": lambda jid: confirm(store, jid, by=by, reason=args.reason),
+        "reject": lambda jid: reject(store, jid, by=by, reason=args.reason, embed=embed),
+    }
     with store:
         if args.confirm or args.reject:
             outcomes = [decide["confirm"](j).as_dict() for j in args.confirm]
@@ -87,8 +97,11 @@ def run_review(args: argparse.Namespace) -> int:
             return 0
         sample = sample_judgments(store, args.sample)
         if args.no_input or args.json or not sample:
-            emit(args, [j.as_row() for j in sample],
-                 "\n\n".join(describe(j) for j in sample) or "No unreviewed judgments.")
+            emit(
+                args,
+                [j.as_row() for j in sample],
+                "\n\n".join(describe(j) for j in sample) or "No unreviewed judgments.",
+            )
             return 0
         return _interactive(sample, decide)
 
@@ -129,8 +142,12 @@ def run_resolve(args: argparse.Namespace) -> int:
     _, store = _store()
     with store:
         result = resolve_dispute(store, args.claim, winner=args.winner, by=args.by or who(), reason=args.reason)
-    emit(args, result.as_dict(), f"{result.loser} is superseded by {result.winner} (now {result.winner_status}); "
-                                 f"decided by {result.decided_by} at {result.decided_at}")
+    emit(
+        args,
+        result.as_dict(),
+        f"{result.loser} is superseded by {result.winner} (now {result.winner_status}); "
+        f"decided by {result.decided_by} at {result.decided_at}",
+    )
     return 0
 
 

@@ -93,10 +93,17 @@ class Embedder:
                     todo[key] = text
             if todo:
                 short = self.short_texts if len(todo) <= SMALL_CALL else None
-                fresh = short.encode(list(todo.values())) if short else self._model.encode(
-                    list(todo.values()), batch_size=batch_size, normalize_embeddings=True,
-                    convert_to_numpy=True, show_progress_bar=False,
-                ).astype(np.float32)
+                fresh = (
+                    short.encode(list(todo.values()))
+                    if short
+                    else self._model.encode(
+                        list(todo.values()),
+                        batch_size=batch_size,
+                        normalize_embeddings=True,
+                        convert_to_numpy=True,
+                        show_progress_bar=False,
+                    ).astype(np.float32)
+                )
                 self.encoded += len(todo)
                 self.model_calls += 1
                 for key, vector in zip(todo, fresh):
@@ -126,8 +133,13 @@ class Embedder:
 
     def encode_uncached(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """The model itself on every text, past the cache and the short-text path: for timing it."""
-        return self._model.encode([t[:MAX_TEXT_CHARS] for t in texts], batch_size=batch_size,
-                                  normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+        return self._model.encode(
+            [t[:MAX_TEXT_CHARS] for t in texts],
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
 
     @cached_property
     def short_texts(self) -> OnnxShortTexts | None:

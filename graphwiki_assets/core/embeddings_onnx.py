@@ -83,9 +83,16 @@ def _export(model, target: Path) -> None:
     try:
         with torch.inference_mode(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the tracer's notes on constants: the probe check below decides
-            torch.onnx.export(transformer, tuple(features[n] for n in names), tmp, input_names=names,
-                              output_names=["last_hidden_state"], dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]},
-                              opset_version=17, dynamo=False)
+            torch.onnx.export(
+                transformer,
+                tuple(features[n] for n in names),
+                tmp,
+                input_names=names,
+                output_names=["last_hidden_state"],
+                dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]},
+                opset_version=17,
+                dynamo=False,
+            )
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
@@ -110,8 +117,9 @@ class OnnxShortTexts:
         self._max_length = model.max_seq_length
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        features = self._tokenizer(texts, padding=True, truncation=True, max_length=self._max_length,
-                                   return_tensors="np")
+        features = self._tokenizer(
+            texts, padding=True, truncation=True, max_length=self._max_length, return_tensors="np"
+        )
         feed = {name: features[name].astype(np.int64) for name in self._inputs if name in features}
         if "token_type_ids" in self._inputs and "token_type_ids" not in feed:
             feed["token_type_ids"] = np.zeros_like(feed["input_ids"])
@@ -140,8 +148,9 @@ def load_short_texts(model, model_path: str, threads: int, folder: Path | None =
             reference = model.encode(PROBES, normalize_embeddings=True, convert_to_numpy=True)
             cosine = float(np.min(np.sum(reference * encoder.encode(PROBES), axis=1)))
             if cosine < MIN_PROBE_COSINE:
-                log.warning("the ONNX export of %s differs from PyTorch (cosine %.6f); staying on PyTorch",
-                            model_path, cosine)
+                log.warning(
+                    "the ONNX export of %s differs from PyTorch (cosine %.6f); staying on PyTorch", model_path, cosine
+                )
                 return None
             verified.write_text(json.dumps({"probe_cosine": cosine}))
         return encoder

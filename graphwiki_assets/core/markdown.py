@@ -22,7 +22,7 @@ def cell(value: Any) -> str:
     if isinstance(value, float):
         value = f"{value:.4g}"
     text = escape(str(value))
-    return text if len(text) <= CELL else text[:CELL - 1] + "…"
+    return text if len(text) <= CELL else text[: CELL - 1] + "…"
 
 
 def exact_cell(value: Any) -> str:

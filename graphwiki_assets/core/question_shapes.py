@@ -22,10 +22,14 @@ QUESTION_SHAPES: dict[str, QuestionShape] = {
     "connect": QuestionShape("how X connects to Y", "shortest path"),
     "shaped_like": QuestionShape("things structurally like X", "subgraph pattern matching"),
     "compare": QuestionShape("X versus Y", "neighbourhood comparison"),
-    "topic": QuestionShape("list all things of a type; set type_filter to the singular type, Title case",
-                           "topic by type"),
+    "topic": QuestionShape(
+        "list all things of a type; set type_filter to the singular type, Title case", "topic by type"
+    ),
     "provenance": QuestionShape("where a claim comes from", "source traceability (SHA256)"),
-    "global": QuestionShape("about the whole collection: its main topics or themes, or what it says about a "
-                            "broad subject; entities: that subject, if any", "community map-reduce"),
+    "global": QuestionShape(
+        "about the whole collection: its main topics or themes, or what it says about a "
+        "broad subject; entities: that subject, if any",
+        "community map-reduce",
+    ),
 }
 SHAPE_NAMES: tuple[str, ...] = tuple(QUESTION_SHAPES)

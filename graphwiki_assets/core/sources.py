@@ -63,7 +63,7 @@ def decode_text(raw: bytes, path: str) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SourceRejected(
-            path, f"not valid UTF-8 (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}); convert it to UTF-8 first"
+            path, f"not valid UTF-8 (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); convert it to UTF-8 first"
         ) from exc
     controls = sum(1 for ch in text[:65536] if ord(ch) < 32 and ch not in "\n\r\t\f")
     if controls > 0.05 * min(len(text), 65536):
@@ -83,8 +83,9 @@ def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | N
         raise SourceRejected(name, "is a directory")
     if size > max_bytes:
         raise SourceRejected(
-            name, f"too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit): split it, or raise the limit "
-                  "with GRAPHWIKI_MAX_SOURCE_BYTES"
+            name,
+            f"too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit): split it, or raise the limit "
+            "with GRAPHWIKI_MAX_SOURCE_BYTES",
         )
     try:
         raw = path.read_bytes()

@@ -89,8 +89,14 @@ class LLMResource(dg.ConfigurableResource):
     cache_dir: str | None = setting("cache_dir", None, "request/response cache; none: no cache")
 
     def settings(self) -> LLMSettings:
-        return LLMSettings(api_key=self.api_key or None, base_url=self.base_url or None, model=self.model,
-                           timeout_s=self.timeout_s, max_retries=self.max_retries, concurrency=self.concurrency)
+        return LLMSettings(
+            api_key=self.api_key or None,
+            base_url=self.base_url or None,
+            model=self.model,
+            timeout_s=self.timeout_s,
+            max_retries=self.max_retries,
+            concurrency=self.concurrency,
+        )
 
     def label(self) -> str:
         """Which backend runs will use (for run tags): the offline rules' label or the model."""
@@ -111,10 +117,14 @@ class GraphwikiConfig(dg.ConfigurableResource):
     sources_dir: str = setting("sources_dir", f"{DEFAULT_HOME}/sources", "the folder the sensor watches")
     ingest_batch: int = setting("ingest_batch", DEFAULT_INGEST_BATCH, "sources per ingest batch")
     max_source_bytes: int = setting("max_source_bytes", DEFAULT_MAX_SOURCE_BYTES, "larger source files are refused")
-    max_calls_per_source: int = setting("max_calls_per_source", DEFAULT_MAX_CALLS_PER_SOURCE,
-                                        "extraction calls one source may spend")
-    schema_config: str = setting("config_path", "", "the schema config file; empty: $GRAPHWIKI_HOME/graphwiki.yaml, "
-                                                    "./graphwiki.yaml, else the general-text preset")
+    max_calls_per_source: int = setting(
+        "max_calls_per_source", DEFAULT_MAX_CALLS_PER_SOURCE, "extraction calls one source may spend"
+    )
+    schema_config: str = setting(
+        "config_path",
+        "",
+        "the schema config file; empty: $GRAPHWIKI_HOME/graphwiki.yaml, ./graphwiki.yaml, else the general-text preset",
+    )
 
     def load_schema(self) -> LoadedConfig:
         """The schema config, read and validated now (a bad file fails the step before any write)."""
@@ -123,15 +133,25 @@ class GraphwikiConfig(dg.ConfigurableResource):
     def settings(self, neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> Settings:
         """The CLI's ``Settings``, made of these resources' values."""
         base = Settings.from_env({ENV_VARS["home"]: self.home, ENV_VARS["sources_dir"]: self.sources_dir})
-        return replace(base, neo4j=neo4j.settings(), llm=llm.settings(), embedding_model=embeddings.model,
-                       cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir,
-                       ingest_batch=self.ingest_batch, max_source_bytes=self.max_source_bytes,
-                       max_calls_per_source=self.max_calls_per_source,
-                       config_path=Path(self.schema_config).expanduser().resolve() if self.schema_config else None)
+        return replace(
+            base,
+            neo4j=neo4j.settings(),
+            llm=llm.settings(),
+            embedding_model=embeddings.model,
+            cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir,
+            ingest_batch=self.ingest_batch,
+            max_source_bytes=self.max_source_bytes,
+            max_calls_per_source=self.max_calls_per_source,
+            config_path=Path(self.schema_config).expanduser().resolve() if self.schema_config else None,
+        )
 
 
 RESOURCES: dict[str, type[dg.ConfigurableResource]] = {
-    "neo4j": Neo4jResource, "embeddings": EmbeddingResource, "llm": LLMResource, "graphwiki": GraphwikiConfig}
+    "neo4j": Neo4jResource,
+    "embeddings": EmbeddingResource,
+    "llm": LLMResource,
+    "graphwiki": GraphwikiConfig,
+}
 
 
 def resources_for(*keys: str) -> dict[str, dg.ConfigurableResource]:
@@ -153,8 +173,9 @@ def _configured(environment: tuple[tuple[str, str], ...]) -> dict[str, dg.Config
     return {key: _from_settings(cls, env, settings) for key, cls in RESOURCES.items()}
 
 
-def _from_settings(cls: type[dg.ConfigurableResource], env: Mapping[str, str],
-                   settings: Settings) -> dg.ConfigurableResource:
+def _from_settings(
+    cls: type[dg.ConfigurableResource], env: Mapping[str, str], settings: Settings
+) -> dg.ConfigurableResource:
     values = {}
     for name, field in cls.model_fields.items():
         extra = field.json_schema_extra

@@ -60,7 +60,9 @@ def store(_session_store: GraphStore) -> GraphStore:
     """An empty graph with the schema in place (data and GDS projections dropped)."""
     _session_store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
     for row in _session_store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"):
-        _session_store.query("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"])
+        _session_store.query(
+            "CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"]
+        )
     _session_store.memo.clear()
     return _session_store
 

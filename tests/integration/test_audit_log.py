@@ -54,8 +54,9 @@ def test_an_unchanged_re_ingest_commits_nothing_and_logs_nothing(store, embedder
     assert entries(store) == before
 
 
-def test_a_crash_inside_the_commit_leaves_no_entry_and_nothing_written(store, embedder, settings, tmp_path,
-                                                                        monkeypatch):
+def test_a_crash_inside_the_commit_leaves_no_entry_and_nothing_written(
+    store, embedder, settings, tmp_path, monkeypatch
+):
     paths = write_sources(tmp_path / "sources", SMOKE_TEXTS)
 
     real = commit.append_in
@@ -99,8 +100,8 @@ def test_review_resolve_and_lint_each_append_and_the_log_only_grows(store):
 
     def grew_by_one(action: str) -> None:
         now = entries(store)
-        assert now[:len(seen)] == seen, "an earlier entry was changed or removed"
-        assert [e["action"] for e in now[len(seen):]] == [action]
+        assert now[: len(seen)] == seen, "an earlier entry was changed or removed"
+        assert [e["action"] for e in now[len(seen) :]] == [action]
         seen[:] = now
 
     confirm(store, "judgment-cql", by="ana", reason="CQL is Cypher", now=NOW)
@@ -112,7 +113,10 @@ def test_review_resolve_and_lint_each_append_and_the_log_only_grows(store):
 
     review, resolve, lint = seen
     assert (review["actor"], review["inputs"]["judgment"], review["outputs"]["verdict"]) == (
-        "ana", "judgment-cql", "confirmed")
+        "ana",
+        "judgment-cql",
+        "confirmed",
+    )
     assert resolve["outputs"]["superseded"] == "claim-imperative" and resolve["actor"] == "ben"
     assert lint["actor"] == "nightly" and lint["outputs"]["severity"] in ("info", "warning", "error")
 

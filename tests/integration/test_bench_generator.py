@@ -38,21 +38,30 @@ def test_the_generated_graph_follows_ingests_schema_and_shape(store, embedder):
     assert graph["contradictions"] > 0
     assert_schema(store)
     # disputed <=> an open CONTRADICTS
-    assert store.query("MATCH (c:Claim) WHERE (c.status = 'disputed') <> EXISTS { (c)-[:CONTRADICTS]-() } "
-                       "RETURN count(c) AS n")[0]["n"] == 0
+    assert (
+        store.query(
+            "MATCH (c:Claim) WHERE (c.status = 'disputed') <> EXISTS { (c)-[:CONTRADICTS]-() } RETURN count(c) AS n"
+        )[0]["n"]
+        == 0
+    )
     types = {r["t"] for r in store.query("MATCH ()-[r]->() RETURN DISTINCT type(r) AS t")}
     assert types == {"DERIVED_FROM", "ABOUT", "RELATED_TO", "NOT_SAME_AS", "CONTRADICTS", "PART_OF"}
     assert store.query("MATCH ()-[r:PART_OF]->() RETURN count(r) AS n")[0]["n"] > 0
-    degrees = sorted(r["d"] for r in store.query(
-        "MATCH (c:Concept) RETURN COUNT { (c)-[:RELATED_TO]-() } AS d"))
+    degrees = sorted(r["d"] for r in store.query("MATCH (c:Concept) RETURN COUNT { (c)-[:RELATED_TO]-() } AS d"))
     assert degrees[-1] >= 8 * max(1, degrees[len(degrees) // 2])  # skewed: a few hubs, most concepts small
     hub = store.query("MATCH (c:Concept) RETURN c.id AS id ORDER BY c.source_count DESC LIMIT 1")[0]["id"]
     assert hub in {f"gen1-c{i}" for i in range(5)}
     # the vectors are the model's dimension and the index serves them
     probe = embedder.encode_one("a question")
     for index in ("concept_embedding", "claim_embedding", "source_embedding"):
-        assert len(store.query("CALL db.index.vector.queryNodes($i, 3, $v) YIELD node RETURN node.id AS id",
-                               i=index, v=probe)) == 3
+        assert (
+            len(
+                store.query(
+                    "CALL db.index.vector.queryNodes($i, 3, $v) YIELD node RETURN node.id AS id", i=index, v=probe
+                )
+            )
+            == 3
+        )
     assert store.query("MATCH (c:Concept {id: 'gen1-c7'}) RETURN c.keys AS keys")[0]["keys"]
 
 

@@ -26,8 +26,14 @@ def two_topics(store, embedder, settings, tmp_path):
 
 
 def test_leiden_levels_become_communities_known_by_their_members():
-    rows = [{"id": "a", "levels": [1, 9]}, {"id": "b", "levels": [1, 9]}, {"id": "c", "levels": [1, 9]},
-            {"id": "d", "levels": [2, 9]}, {"id": "e", "levels": [2, 9]}, {"id": "f", "levels": [3, 9]}]
+    rows = [
+        {"id": "a", "levels": [1, 9]},
+        {"id": "b", "levels": [1, 9]},
+        {"id": "c", "levels": [1, 9]},
+        {"id": "d", "levels": [2, 9]},
+        {"id": "e", "levels": [2, 9]},
+        {"id": "f", "levels": [3, 9]},
+    ]
     found = partition(rows, min_size=3)
     by_members = {c.members: c for c in found.communities.values()}
     # {d, e} and {f} are too small to be a theme; {a, b, c} is one at the finest level, and
@@ -70,9 +76,21 @@ def test_an_unchanged_graph_costs_no_call_and_a_changed_topic_only_its_own(store
     assert {c["id"]: (c["title"], c["summary"]) for c in list_communities(store)} == before
 
     # a new source adds a member to the sky topic: its community is new, the cheese one is kept
-    ingest(store, embedder, settings, write_sources(two_topics, {"sky-lens.md": (
-        "# Pellow Lens\n\nThe Pellow Lens is the eyepiece of the Mirelle Telescope. "
-        "Vanya Holt ordered the Pellow Lens for Kessa Observatory.")}), cache=False)
+    ingest(
+        store,
+        embedder,
+        settings,
+        write_sources(
+            two_topics,
+            {
+                "sky-lens.md": (
+                    "# Pellow Lens\n\nThe Pellow Lens is the eyepiece of the Mirelle Telescope. "
+                    "Vanya Holt ordered the Pellow Lens for Kessa Observatory."
+                )
+            },
+        ),
+        cache=False,
+    )
     cheese_before = {_top_community_of(store)[n] for n in CHEESE_NAMES}
     changed = refresh_communities(store, embedder, llm)
     top = _top_community_of(store)
@@ -84,8 +102,14 @@ def test_an_unchanged_graph_costs_no_call_and_a_changed_topic_only_its_own(store
 
 def test_a_failed_report_leaves_its_community_unreported_until_a_later_run(store, embedder, settings, two_topics):
     with RulesServer(fail_marker="Brannock", fail_task="community_reports") as server:
-        failing = build_llm(LLMSettings(api_key="test", base_url=server.base_url, model="rules", timeout_s=10,
-                                        max_retries=0, concurrency=2), None, backoff_base=0.01, backoff_max=0.02)
+        failing = build_llm(
+            LLMSettings(
+                api_key="test", base_url=server.base_url, model="rules", timeout_s=10, max_retries=0, concurrency=2
+            ),
+            None,
+            backoff_base=0.01,
+            backoff_max=0.02,
+        )
         run = refresh_communities(store, embedder, failing, CommunityConfig(per_call=1))
     assert len(run.failed) == 1 and run.reported == run.communities - 1
     with pytest.raises(CommunityReportsFailed, match="1 of .* communities have no report"):

@@ -57,8 +57,9 @@ def _committed(store, folders: list[Path]) -> list[list[Path] | None]:
 def _replay(store, embedder, settings, events: list[list[Path] | None]) -> dict:
     store.query("MATCH (n) DETACH DELETE n")
     # The rules answer the same over HTTP as in process: the offline backend replays them.
-    ingestor = Ingestor(store=store, embedder=embedder, llm=build_llm(settings.llm, None),
-                        config=IngestConfig(batch_size=100))
+    ingestor = Ingestor(
+        store=store, embedder=embedder, llm=build_llm(settings.llm, None), config=IngestConfig(batch_size=100)
+    )
     for batch in events:
         if batch is None:
             ingestor.summaries()
@@ -82,15 +83,24 @@ def _env(settings, tmp_path: Path, name: str, server: RulesServer) -> dict:
     # Every LLM call takes half a second, as a remote model's would: each writer spends
     # that long between reading the graph and writing what it decided, so the two
     # writers' resolutions overlap in time (without the lease they would race).
-    return {**os.environ, "NEO4J_URI": settings.neo4j.uri, "NEO4J_PASSWORD": settings.neo4j.password,
-            "GRAPHWIKI_HOME": str(tmp_path / f"home-{name}"), "GRAPHWIKI_CACHE_DIR": str(tmp_path / f"cache-{name}"),
-            "GRAPHWIKI_INGEST_BATCH": "2", "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "test",
-            "GRAPHWIKI_LLM_MODEL": "rules"}
+    return {
+        **os.environ,
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_PASSWORD": settings.neo4j.password,
+        "GRAPHWIKI_HOME": str(tmp_path / f"home-{name}"),
+        "GRAPHWIKI_CACHE_DIR": str(tmp_path / f"cache-{name}"),
+        "GRAPHWIKI_INGEST_BATCH": "2",
+        "OPENAI_BASE_URL": server.base_url,
+        "OPENAI_API_KEY": "test",
+        "GRAPHWIKI_LLM_MODEL": "rules",
+    }
 
 
 def _at_once(commands: list[tuple[list[str], dict]]) -> None:
-    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for cmd, env in commands]
+    procs = [
+        subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for cmd, env in commands
+    ]
     for proc in procs:
         out, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err[-2000:]
@@ -100,7 +110,9 @@ def _same(graph: dict, replayed: dict) -> None:
     for key in graph:
         if isinstance(graph[key], list):
             extra, missing = sorted(set(graph[key]) - set(replayed[key])), sorted(set(replayed[key]) - set(graph[key]))
-            assert graph[key] == replayed[key], f"{key}: only in the concurrent graph {extra}, only in the replay {missing}"
+            assert graph[key] == replayed[key], (
+                f"{key}: only in the concurrent graph {extra}, only in the replay {missing}"
+            )
         else:
             assert graph[key] == replayed[key], key
 
@@ -110,8 +122,12 @@ def test_two_cli_ingests_of_overlapping_sources_build_a_serial_graph(store, embe
     first, second = _split(tmp_path)
     cli = [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json"]
     with RulesServer(latency=0.5) as server:
-        _at_once([(cli + [str(first)], _env(settings, tmp_path, "a", server)),
-                  (cli + [str(second)], _env(settings, tmp_path, "b", server))])
+        _at_once(
+            [
+                (cli + [str(first)], _env(settings, tmp_path, "a", server)),
+                (cli + [str(second)], _env(settings, tmp_path, "b", server)),
+            ]
+        )
     graph = _graph(store)
     assert graph["keys_on_two_concepts"] == [] and graph["sources"] == 7
     _same(graph, _replay(store, embedder, settings, _committed(store, [first, second])))
@@ -124,8 +140,21 @@ def test_two_dagster_runs_at_once_build_a_serial_graph(store, embedder, settings
         for name, folder in (("a", first), ("b", second)):
             env = _env(settings, tmp_path, name, server)
             env.pop("DAGSTER_HOME", None)  # each run in its own ephemeral instance
-            commands.append(([sys.executable, "-m", "graphwiki_assets.cli.main", "materialize", "--no-lint", "--json",
-                              "--sources", str(folder)], env))
+            commands.append(
+                (
+                    [
+                        sys.executable,
+                        "-m",
+                        "graphwiki_assets.cli.main",
+                        "materialize",
+                        "--no-lint",
+                        "--json",
+                        "--sources",
+                        str(folder),
+                    ],
+                    env,
+                )
+            )
         _at_once(commands)
     graph = _graph(store)
     assert graph["keys_on_two_concepts"] == [] and graph["sources"] == 7

@@ -19,15 +19,21 @@ SECOND = {"travel.md": "# Orrin valley travel\n\nTarnwick is a village on the ro
 
 
 def _tarnwick(store) -> dict:
-    return store.query("MATCH (c:Concept {name: 'Tarnwick'}) RETURN c.needs_review AS flagged, "
-                       "c.review_reason AS reason, c.independent_sources AS independent, "
-                       "c.corroborated_at IS NOT NULL AS corroborated")[0]
+    return store.query(
+        "MATCH (c:Concept {name: 'Tarnwick'}) RETURN c.needs_review AS flagged, "
+        "c.review_reason AS reason, c.independent_sources AS independent, "
+        "c.corroborated_at IS NOT NULL AS corroborated"
+    )[0]
 
 
 def test_one_file_flags_the_concept_and_a_second_file_lifts_the_flag(store, embedder, settings, tmp_path):
     ingest(store, embedder, settings, write_sources(tmp_path / "a", FIRST), cache=False)
-    assert _tarnwick(store) == {"flagged": True, "reason": AWAITING_CORROBORATION, "independent": 1,
-                                "corroborated": False}
+    assert _tarnwick(store) == {
+        "flagged": True,
+        "reason": AWAITING_CORROBORATION,
+        "independent": 1,
+        "corroborated": False,
+    }
     # kept, linked and searchable by id meanwhile
     assert store.query("MATCH (:Concept {name: 'Tarnwick'})<-[:ABOUT]-(c:Claim) RETURN count(c) AS n")[0]["n"] > 0
 
@@ -58,12 +64,18 @@ def test_answers_mark_single_source_facts_and_lint_does_not_call_them_overdue(st
 
 def test_a_claim_another_file_says_too_is_corroborated(store, embedder, settings, tmp_path):
     ingest(store, embedder, settings, write_sources(tmp_path / "a", FIRST), cache=False)
-    ingest(store, embedder, settings, write_sources(tmp_path / "b", {"again.md": FIRST["tarn.md"]
-                                                                    .replace("# Tarnwick", "# About Tarnwick")}),
-           cache=False)
+    ingest(
+        store,
+        embedder,
+        settings,
+        write_sources(tmp_path / "b", {"again.md": FIRST["tarn.md"].replace("# Tarnwick", "# About Tarnwick")}),
+        cache=False,
+    )
 
-    rows = store.query("MATCH (c:Claim) RETURN c.text AS text, c.needs_review AS flagged, c.review_reason AS reason, "
-                       "c.independent_sources AS independent, COUNT { (c)-[:CORROBORATES]-() } AS links")
+    rows = store.query(
+        "MATCH (c:Claim) RETURN c.text AS text, c.needs_review AS flagged, c.review_reason AS reason, "
+        "c.independent_sources AS independent, COUNT { (c)-[:CORROBORATES]-() } AS links"
+    )
     linked = [r for r in rows if r["links"]]
     assert linked, "the conflict stage found no claim saying the same"
     assert all(r["independent"] == 2 and r["flagged"] is False for r in linked)

@@ -13,16 +13,19 @@ from tests.support.ingest import ingest, write_sources
 
 def test_the_communities_asset_reports_once_and_shows_its_sizes(store, embedder, settings, tmp_path):
     ingest(store, embedder, settings, write_sources(tmp_path / "sources", {**SKY, **CHEESE}), cache=False)
-    resources = {"neo4j": Neo4jResource(uri=settings.neo4j.uri, username=settings.neo4j.username,
-                                        password=settings.neo4j.password),
-                 "embeddings": EmbeddingResource(), "llm": LLMResource(cache_dir=str(tmp_path / "llm-cache"))}
+    resources = {
+        "neo4j": Neo4jResource(
+            uri=settings.neo4j.uri, username=settings.neo4j.username, password=settings.neo4j.password
+        ),
+        "embeddings": EmbeddingResource(),
+        "llm": LLMResource(cache_dir=str(tmp_path / "llm-cache")),
+    }
     instance = dg.DagsterInstance.ephemeral()
 
     def materialise():
         result = dg.materialize([graph_projection, communities], resources=resources, instance=instance)
         assert result.success
-        [event] = [e for e in result.get_asset_materialization_events()
-                   if e.asset_key == dg.AssetKey("communities")]
+        [event] = [e for e in result.get_asset_materialization_events() if e.asset_key == dg.AssetKey("communities")]
         [check] = result.get_asset_check_evaluations()
         return event.materialization.metadata, check
 

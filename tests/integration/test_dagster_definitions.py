@@ -34,8 +34,12 @@ def test_verify_gates_are_blocking_checks_on_claim_links():
     repo = _defs().get_repository_def()
     specs = [spec for spec in repo.asset_graph.asset_check_keys if spec.asset_key == dg.AssetKey("claim_links")]
     names = {key.name for key in specs}
-    assert {"provenance_complete", "no_dangling_references", "disputed_iff_contradicted",
-            "source_text_unchanged"} <= names
+    assert {
+        "provenance_complete",
+        "no_dangling_references",
+        "disputed_iff_contradicted",
+        "source_text_unchanged",
+    } <= names
     for key in specs:
         assert repo.asset_graph.get_check_spec(key).blocking
 
@@ -70,14 +74,18 @@ def _sensor(instance, config, neo4j, cursor=None):
     from graphwiki_assets.defs.ingest.sensors import sources_sensor
     from graphwiki_assets.defs.resources import LLMResource
 
-    return sources_sensor(dg.build_sensor_context(instance=instance, cursor=cursor,
-                                                  resources={"graphwiki": config, "neo4j": neo4j,
-                                                             "llm": LLMResource()}))
+    return sources_sensor(
+        dg.build_sensor_context(
+            instance=instance, cursor=cursor, resources={"graphwiki": config, "neo4j": neo4j, "llm": LLMResource()}
+        )
+    )
 
 
 def _ranges(result) -> list[tuple[str, str]]:
-    return [(r.tags["dagster/asset_partition_range_start"], r.tags["dagster/asset_partition_range_end"])
-            for r in result.run_requests]
+    return [
+        (r.tags["dagster/asset_partition_range_start"], r.tags["dagster/asset_partition_range_end"])
+        for r in result.run_requests
+    ]
 
 
 def test_sensor_adds_partitions_for_new_files_and_requests_one_run_per_stretch_of_them(store, settings, tmp_path):
@@ -131,7 +139,10 @@ def test_ranges_cut_stretches_at_the_run_size():
 
     keys = [f"k{i}" for i in range(7)]
     assert ranges(keys, {"k0", "k1", "k3", "k4", "k5", "k6"}, limit=3) == [
-        ("k0", "k1", 2), ("k3", "k5", 3), ("k6", "k6", 1)]
+        ("k0", "k1", 2),
+        ("k3", "k5", 3),
+        ("k6", "k6", 1),
+    ]
     assert ranges(keys, set()) == []
 
 
@@ -141,10 +152,17 @@ def test_every_setting_the_cli_reads_reaches_the_dagster_resources(monkeypatch, 
 
     for name in ENV_VARS.values():
         monkeypatch.delenv(name, raising=False)
-    env = {"GRAPHWIKI_HOME": str(tmp_path), "NEO4J_DATABASE": "other", "NEO4J_URI": "bolt://db.example:7000",
-           "GRAPHWIKI_LLM_TIMEOUT": "12.5", "GRAPHWIKI_LLM_MAX_RETRIES": "2", "GRAPHWIKI_LLM_CONCURRENCY": "3",
-           "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "GRAPHWIKI_INGEST_BATCH": "7",
-           "GRAPHWIKI_CONFIG": str(tmp_path / "graphwiki.yaml")}
+    env = {
+        "GRAPHWIKI_HOME": str(tmp_path),
+        "NEO4J_DATABASE": "other",
+        "NEO4J_URI": "bolt://db.example:7000",
+        "GRAPHWIKI_LLM_TIMEOUT": "12.5",
+        "GRAPHWIKI_LLM_MAX_RETRIES": "2",
+        "GRAPHWIKI_LLM_CONCURRENCY": "3",
+        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+        "GRAPHWIKI_INGEST_BATCH": "7",
+        "GRAPHWIKI_CONFIG": str(tmp_path / "graphwiki.yaml"),
+    }
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     cli = Settings.from_env()

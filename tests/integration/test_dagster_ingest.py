@@ -16,8 +16,9 @@ RANGE = ("dagster/asset_partition_range_start", "dagster/asset_partition_range_e
 
 def _resources(settings, folder):
     return {
-        "neo4j": Neo4jResource(uri=settings.neo4j.uri, username=settings.neo4j.username,
-                               password=settings.neo4j.password),
+        "neo4j": Neo4jResource(
+            uri=settings.neo4j.uri, username=settings.neo4j.username, password=settings.neo4j.password
+        ),
         "embeddings": EmbeddingResource(),
         "llm": LLMResource(cache_dir=str(folder.parent / "llm-cache")),  # fresh: calls are counted
         "graphwiki": GraphwikiConfig(home=str(folder), sources_dir=str(folder), ingest_batch=2),
@@ -30,8 +31,13 @@ def _run(settings, folder, keys, instance=None):
     instance = instance or dg.DagsterInstance.ephemeral()
     known = set(instance.get_dynamic_partitions("sources"))
     instance.add_dynamic_partitions("sources", [k for k in keys if k not in known])
-    result = dg.materialize(ASSETS, instance=instance, resources=_resources(settings, folder), raise_on_error=False,
-                            tags={RANGE[0]: keys[0], RANGE[1]: keys[-1]})
+    result = dg.materialize(
+        ASSETS,
+        instance=instance,
+        resources=_resources(settings, folder),
+        raise_on_error=False,
+        tags={RANGE[0]: keys[0], RANGE[1]: keys[-1]},
+    )
     return instance, result
 
 
@@ -98,13 +104,19 @@ def test_a_bad_file_is_skipped_with_its_reason_and_the_run_goes_on(store, settin
 
 def test_each_partition_says_what_its_own_source_gave_beside_the_runs_totals(store, settings, tmp_path):
     _, keys, _, result = _smoke_run(settings, tmp_path)
-    by_partition = {e.partition: e.materialization.metadata for e in result.get_asset_materialization_events()
-                    if e.asset_key.path[-1] == "claim_links"}
+    by_partition = {
+        e.partition: e.materialization.metadata
+        for e in result.get_asset_materialization_events()
+        if e.asset_key.path[-1] == "claim_links"
+    }
     claims = {key: by_partition[key]["source_claims"].value for key in keys}
     assert all(by_partition[key]["source_status"].value == "new" for key in keys)
     # Each partition its own count; the run's total, on every partition, is their sum.
     assert all(n >= 1 for n in claims.values())
     assert {meta["claims"].value for meta in by_partition.values()} == {sum(claims.values())}
-    extracted = {e.partition: e.materialization.metadata for e in result.get_asset_materialization_events()
-                 if e.asset_key.path[-1] == "extracted_candidates"}
+    extracted = {
+        e.partition: e.materialization.metadata
+        for e in result.get_asset_materialization_events()
+        if e.asset_key.path[-1] == "extracted_candidates"
+    }
     assert sum(extracted[key]["source_claims"].value for key in keys) == extracted[keys[0]]["claims"].value

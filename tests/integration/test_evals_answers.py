@@ -18,12 +18,15 @@ from graphwiki_assets.core.llm.rules_server import RulesServer
 FACT = "The Quorl valve opens at a pressure of 40 bar during the night shift."
 
 
-@pytest.mark.parametrize("statement, supported", [
-    ("The Quorl valve opens at 40 bar.", True),  # the fact's own words, fewer of them
-    ("The Quorl valve opens at 60 bar.", False),  # a number the fact does not give
-    ("The Quorl valve never opens during the night shift.", False),  # a negation it does not have
-    ("The Quorl valve was designed by Ada Quell in Varn.", False),  # mostly new words
-])
+@pytest.mark.parametrize(
+    "statement, supported",
+    [
+        ("The Quorl valve opens at 40 bar.", True),  # the fact's own words, fewer of them
+        ("The Quorl valve opens at 60 bar.", False),  # a number the fact does not give
+        ("The Quorl valve never opens during the night shift.", False),  # a negation it does not have
+        ("The Quorl valve was designed by Ada Quell in Varn.", False),  # mostly new words
+    ],
+)
 def test_the_offline_check_reads_support_off_the_words(statement, supported):
     assert check(SupportPair(pair_id="1", statement=statement, evidence=[FACT]))[0] is supported
 
@@ -41,16 +44,23 @@ def test_the_control_pairs_each_statement_with_other_evidence():
 
 
 def _question(needed_retrieved: bool, abstained: bool, supported: list[bool]) -> dict:
-    return {"needed_retrieved": needed_retrieved, "abstained": abstained,
-            "abstention_correct": abstained == (not needed_retrieved), "answer_found": False, "uncited": [],
-            "sentences": [{"supported": s} for s in supported]}
+    return {
+        "needed_retrieved": needed_retrieved,
+        "abstained": abstained,
+        "abstention_correct": abstained == (not needed_retrieved),
+        "answer_found": False,
+        "uncited": [],
+        "sentences": [{"supported": s} for s in supported],
+    }
 
 
 def test_abstention_is_right_exactly_when_it_matches_what_was_retrieved():
-    rows = [_question(True, False, [True, False]),  # answered with the documents: right
-            _question(False, True, []),  # abstained without them: right
-            _question(False, False, [True]),  # answered without them: wrong
-            _question(True, True, [])]  # abstained with them: wrong
+    rows = [
+        _question(True, False, [True, False]),  # answered with the documents: right
+        _question(False, True, []),  # abstained without them: right
+        _question(False, False, [True]),  # answered without them: wrong
+        _question(True, True, []),
+    ]  # abstained with them: wrong
     s = answers.summarise(rows)
     assert s["abstention_correct"] == 0.5 and s["needed_not_retrieved"] == 2
     assert s["abstained_when_missing"] == 0.5 and s["answered_when_retrieved"] == 0.5
@@ -58,14 +68,20 @@ def test_abstention_is_right_exactly_when_it_matches_what_was_retrieved():
 
 
 def test_an_answer_line_that_is_no_cited_sentence_is_counted():
-    answer = {"sentences": [{"text": "A is B [source: s1].", "fact_ids": ["f1"], "source_ids": ["s1"]}],
-              "answer": "A is B [source: s1].\nA is surely C.\nHistory (superseded, not current):\n- old"}
+    answer = {
+        "sentences": [{"text": "A is B [source: s1].", "fact_ids": ["f1"], "source_ids": ["s1"]}],
+        "answer": "A is B [source: s1].\nA is surely C.\nHistory (superseded, not current):\n- old",
+    }
     assert answers.uncited_lines(answer) == ["A is surely C."]
 
 
 def test_the_support_call_runs_unchanged_over_the_openai_protocol(settings):
-    request = SupportRequest(pairs=[SupportPair(pair_id="1", statement="The Quorl valve opens at 40 bar.", evidence=[FACT]),
-                                    SupportPair(pair_id="2", statement="The Quorl valve opens at 60 bar.", evidence=[FACT])])
+    request = SupportRequest(
+        pairs=[
+            SupportPair(pair_id="1", statement="The Quorl valve opens at 40 bar.", evidence=[FACT]),
+            SupportPair(pair_id="2", statement="The Quorl valve opens at 60 bar.", evidence=[FACT]),
+        ]
+    )
     with RulesServer() as server:
         llm = build_llm(replace(settings.llm, base_url=server.base_url, api_key="test", model="rules"))
         reply = llm.support(request)
@@ -75,10 +91,16 @@ def test_the_support_call_runs_unchanged_over_the_openai_protocol(settings):
 
 
 CORPUS = [
-    {"id": "mill", "title": "Tarnwell Mill", "text": "Tarnwell Mill is a paper mill in Varn. Tarnwell Mill was "
-                                                     "founded by Ada Quell."},
-    {"id": "quell", "title": "Ada Quell", "text": "Ada Quell was an engineer from Varn. Ada Quell designed the "
-                                                  "Quorl valve."},
+    {
+        "id": "mill",
+        "title": "Tarnwell Mill",
+        "text": "Tarnwell Mill is a paper mill in Varn. Tarnwell Mill was founded by Ada Quell.",
+    },
+    {
+        "id": "quell",
+        "title": "Ada Quell",
+        "text": "Ada Quell was an engineer from Varn. Ada Quell designed the Quorl valve.",
+    },
 ]
 QUESTIONS = [
     {"id": "q1", "question": "What is Tarnwell Mill?", "answer": "paper mill", "needed": ["mill"]},

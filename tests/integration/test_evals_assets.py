@@ -15,9 +15,18 @@ import pytest
 from graphwiki_assets.defs.evals.assets import CHECK, EVAL_ASSETS
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
-EVAL_NAMES = {"er_eval_general", "er_eval_invented", "er_eval_products_dev", "er_eval_products_test",
-              "multihop_eval_seed", "multihop_eval_musique",
-              "multihop_eval_hotpotqa", "contradiction_eval", "extraction_eval_redocred", "answers_eval_seed"}
+EVAL_NAMES = {
+    "er_eval_general",
+    "er_eval_invented",
+    "er_eval_products_dev",
+    "er_eval_products_test",
+    "multihop_eval_seed",
+    "multihop_eval_musique",
+    "multihop_eval_hotpotqa",
+    "contradiction_eval",
+    "extraction_eval_redocred",
+    "answers_eval_seed",
+}
 
 
 def _defs() -> dg.Definitions:
@@ -32,8 +41,9 @@ def test_eval_assets_form_their_own_group_with_nothing_upstream_or_downstream():
     for name in EVAL_NAMES:
         node = graph.get(dg.AssetKey(name))
         # the corpus-scale sets (most of an hour) are not in the group whose "Materialize all" takes minutes
-        assert node.group_name == ("evals_corpus" if name in {"multihop_eval_musique", "multihop_eval_hotpotqa"}
-                                   else "evals")
+        assert node.group_name == (
+            "evals_corpus" if name in {"multihop_eval_musique", "multihop_eval_hotpotqa"} else "evals"
+        )
         assert not node.parent_keys and not node.child_keys  # not on the ingest path
         [check] = node.check_keys
         assert check.name == CHECK and graph.get_check_spec(check).blocking
@@ -62,8 +72,7 @@ def eval_env(settings, store, monkeypatch, tmp_path):
 
 def _run(resources):
     [asset] = [a for a in EVAL_ASSETS if a.key.to_user_string() == "er_eval_general"]
-    return dg.materialize([asset], resources=resources, raise_on_error=False,
-                          instance=dg.DagsterInstance.ephemeral())
+    return dg.materialize([asset], resources=resources, raise_on_error=False, instance=dg.DagsterInstance.ephemeral())
 
 
 def _check(result) -> dg.AssetCheckEvaluation:
@@ -79,16 +88,40 @@ def test_regression_check_fails_the_run_when_the_baseline_is_above_the_measured_
     f1 = metadata["two_stage.f1"].value
     assert "data:image/png;base64," in metadata["plot"].value and "| class |" in metadata["table"].value
 
-    baselines.write_text(json.dumps({"tolerance": 0.02, "evals": {"er_eval_general": {
-        "date": "test", "backend": "test", "command": "test",
-        "higher_is_better": {"two_stage.f1": round(f1 + 0.05, 4)}}}}))
+    baselines.write_text(
+        json.dumps(
+            {
+                "tolerance": 0.02,
+                "evals": {
+                    "er_eval_general": {
+                        "date": "test",
+                        "backend": "test",
+                        "command": "test",
+                        "higher_is_better": {"two_stage.f1": round(f1 + 0.05, 4)},
+                    }
+                },
+            }
+        )
+    )
     regressed = _run(resources)
     check = _check(regressed)
     assert not check.passed and check.severity == dg.AssetCheckSeverity.ERROR
     assert "two_stage.f1" in check.description
     assert not regressed.success  # blocking + ERROR: the materialisation exits non-zero
 
-    baselines.write_text(json.dumps({"tolerance": 0.02, "evals": {"er_eval_general": {
-        "date": "test", "backend": "test", "command": "test",
-        "higher_is_better": {"two_stage.f1": round(f1 + 0.01, 4)}}}}))
+    baselines.write_text(
+        json.dumps(
+            {
+                "tolerance": 0.02,
+                "evals": {
+                    "er_eval_general": {
+                        "date": "test",
+                        "backend": "test",
+                        "command": "test",
+                        "higher_is_better": {"two_stage.f1": round(f1 + 0.01, 4)},
+                    }
+                },
+            }
+        )
+    )
     assert _run(resources).success  # within tolerance: not a regression

@@ -24,9 +24,13 @@ def _row(label: str, flagged: bool, kind: str = "k", split: str = "tune") -> dic
 
 
 def test_rates_count_catches_and_false_alarms_per_class():
-    rows = ([_row("contradicts", True)] * 3 + [_row("contradicts", False)]
-            + [_row("consistent", True)] + [_row("consistent", False)] * 3
-            + [_row("unrelated_aspect", False)] * 2)
+    rows = (
+        [_row("contradicts", True)] * 3
+        + [_row("contradicts", False)]
+        + [_row("consistent", True)]
+        + [_row("consistent", False)] * 3
+        + [_row("unrelated_aspect", False)] * 2
+    )
     r = contradictions.rates(rows)
     assert r["catch_rate"] == 0.75 and (r["caught"], r["contradicts"]) == (3, 4)
     assert r["false_alarm"] == {"consistent": 0.25, "unrelated_aspect": 0.0, "all": round(1 / 6, 4)}
@@ -50,17 +54,46 @@ def test_loading_refuses_an_unknown_label_and_an_empty_claim(tmp_path):
 
 
 PAIRS = [
-    {"id": "t1", "kind": "negation", "label": "contradicts", "concept": "Quorl valve", "aliases": [],
-     "a": "The Quorl valve is sealed during the night shift.", "b": "The Quorl valve is not sealed during the night shift.",
-     "split": "tune"},
-    {"id": "t2", "kind": "paraphrase", "label": "consistent", "concept": "Quorl valve", "aliases": [],
-     "a": "The Quorl valve is sealed during the night shift.", "b": "The Quorl valve is sealed during the night shift.",
-     "split": "report"},
-    {"id": "t3", "kind": "aspect", "label": "unrelated_aspect", "concept": "Lake Ombra", "aliases": ["Ombra"],
-     "a": "Lake Ombra is 40 metres deep.", "b": "Lake Ombra was first mapped by surveyors in 1911.", "split": "tune"},
-    {"id": "t4", "kind": "aspect", "label": "unrelated_aspect", "concept": "Fenwick river", "aliases": [],
-     "a": "Fenwick river floods the lowland meadows every spring.",
-     "b": "Payroll software exports tax tables as spreadsheets.", "split": "report"},
+    {
+        "id": "t1",
+        "kind": "negation",
+        "label": "contradicts",
+        "concept": "Quorl valve",
+        "aliases": [],
+        "a": "The Quorl valve is sealed during the night shift.",
+        "b": "The Quorl valve is not sealed during the night shift.",
+        "split": "tune",
+    },
+    {
+        "id": "t2",
+        "kind": "paraphrase",
+        "label": "consistent",
+        "concept": "Quorl valve",
+        "aliases": [],
+        "a": "The Quorl valve is sealed during the night shift.",
+        "b": "The Quorl valve is sealed during the night shift.",
+        "split": "report",
+    },
+    {
+        "id": "t3",
+        "kind": "aspect",
+        "label": "unrelated_aspect",
+        "concept": "Lake Ombra",
+        "aliases": ["Ombra"],
+        "a": "Lake Ombra is 40 metres deep.",
+        "b": "Lake Ombra was first mapped by surveyors in 1911.",
+        "split": "tune",
+    },
+    {
+        "id": "t4",
+        "kind": "aspect",
+        "label": "unrelated_aspect",
+        "concept": "Fenwick river",
+        "aliases": [],
+        "a": "Fenwick river floods the lowland meadows every spring.",
+        "b": "Payroll software exports tax tables as spreadsheets.",
+        "split": "report",
+    },
 ]
 
 
@@ -94,7 +127,9 @@ def test_the_report_agrees_with_its_own_rows(result):
     rows = result["pairs"]
     assert result["catch_rate"] == contradictions.rates(rows)["catch_rate"]
     assert sum(sum(v.values()) for v in result["outcomes"].values()) == len(PAIRS)
-    assert {e["id"] for e in result["errors"]} == {r["id"] for r in rows if r["flagged"] != (r["label"] == "contradicts")}
+    assert {e["id"] for e in result["errors"]} == {
+        r["id"] for r in rows if r["flagged"] != (r["label"] == "contradicts")
+    }
     assert set(result["by_split"]) == {"tune", "report"}
     assert result["by_split"]["report"]["n"] == 2
 
@@ -109,16 +144,35 @@ def test_the_stage_never_compares_claims_of_different_pairs(store, embedder, set
 
 
 INJECT_CORPUS = [
-    {"id": "lake", "title": "Lake Ombra", "text": "Lake Ombra is a glacial lake in the Varn hills. Lake Ombra is open to "
-                                                  "swimmers in summer. Its water feeds the Fenwick river."},
-    {"id": "river", "title": "Fenwick river", "text": "The Fenwick river runs east to the sea. The Fenwick river "
-                                                      "floods the lowland meadows every spring."},
+    {
+        "id": "lake",
+        "title": "Lake Ombra",
+        "text": "Lake Ombra is a glacial lake in the Varn hills. Lake Ombra is open to "
+        "swimmers in summer. Its water feeds the Fenwick river.",
+    },
+    {
+        "id": "river",
+        "title": "Fenwick river",
+        "text": "The Fenwick river runs east to the sea. The Fenwick river floods the lowland meadows every spring.",
+    },
 ]
 INJECTIONS = [
-    {"id": "x1", "label": "contradicts", "target": "lake", "title": "Lake Ombra rules",
-     "text": "Lake Ombra is not open to swimmers in summer.", "split": "tune"},
-    {"id": "x2", "label": "consistent", "target": "river", "title": "Fenwick river notes",
-     "text": "The Fenwick river runs east to the sea.", "split": "report"},
+    {
+        "id": "x1",
+        "label": "contradicts",
+        "target": "lake",
+        "title": "Lake Ombra rules",
+        "text": "Lake Ombra is not open to swimmers in summer.",
+        "split": "tune",
+    },
+    {
+        "id": "x2",
+        "label": "consistent",
+        "target": "river",
+        "title": "Fenwick river notes",
+        "text": "The Fenwick river runs east to the sea.",
+        "split": "report",
+    },
 ]
 
 
@@ -131,15 +185,24 @@ def test_end_to_end_counts_edges_whose_both_claims_are_disputed(store, embedder,
     # what the graph holds, read independently of the eval's own query
     disputed_pairs = store.query(
         "MATCH (a:Claim)-[:CONTRADICTS]-(b:Claim) WHERE a.status = 'disputed' AND b.status = 'disputed' "
-        "MATCH (a)-[:DERIVED_FROM]->(s:Source) RETURN DISTINCT coalesce(s.paths, [s.path]) AS paths")
-    injected_with_dispute = {p.split("/", 1)[1] for r in disputed_pairs for p in r["paths"]
-                             if p.startswith(injection.INJECTED_NAMESPACE + "/")}
+        "MATCH (a)-[:DERIVED_FROM]->(s:Source) RETURN DISTINCT coalesce(s.paths, [s.path]) AS paths"
+    )
+    injected_with_dispute = {
+        p.split("/", 1)[1]
+        for r in disputed_pairs
+        for p in r["paths"]
+        if p.startswith(injection.INJECTED_NAMESPACE + "/")
+    }
     assert {i for i, r in rows.items() if r["caught"]} <= injected_with_dispute
     assert result["found"] == sum(r["caught"] for r in rows.values() if r["label"] == "contradicts")
     assert result["false_alarms"] == int(rows["x2"]["flagged"])
     assert result["injected"] == 1 and result["controls"] == 1
     for r in rows.values():
-        assert r["why"] in ("caught", "compared, not judged a contradiction", "never compared with a claim of its target")
+        assert r["why"] in (
+            "caught",
+            "compared, not judged a contradiction",
+            "never compared with a claim of its target",
+        )
         assert (r["why"] == "caught") == r["caught"]
 
 
@@ -163,10 +226,20 @@ def test_the_asset_metadata_carries_numbers_a_table_and_a_plot(result, tmp_path,
     assert "| contradicts |" in metadata["table"].value and "data:image/png;base64," in metadata["plot"].value
     baselines = tmp_path / "baselines.json"
     monkeypatch.setenv("GRAPHWIKI_EVAL_BASELINES", str(baselines))
-    baselines.write_text(json.dumps({"evals": {"contradiction_eval": {
-        "higher_is_better": {"catch_rate": result["catch_rate"] + 0.1}}}}))
+    baselines.write_text(
+        json.dumps({"evals": {"contradiction_eval": {"higher_is_better": {"catch_rate": result["catch_rate"] + 0.1}}}})
+    )
     assert not regression_check("contradiction_eval", result).passed
-    baselines.write_text(json.dumps({"evals": {"contradiction_eval": {
-        "higher_is_better": {"catch_rate": result["catch_rate"]},
-        "lower_is_better": {"false_alarm.all": {"value": result["false_alarm"]["all"], "tolerance": 0}}}}}))
+    baselines.write_text(
+        json.dumps(
+            {
+                "evals": {
+                    "contradiction_eval": {
+                        "higher_is_better": {"catch_rate": result["catch_rate"]},
+                        "lower_is_better": {"false_alarm.all": {"value": result["false_alarm"]["all"], "tolerance": 0}},
+                    }
+                }
+            }
+        )
+    )
     assert regression_check("contradiction_eval", result).passed

@@ -17,9 +17,19 @@ from graphwiki_assets.core.evals.datasets import evals_dir
 from graphwiki_assets.core.ingest.resolution import Stage1Config
 from graphwiki_assets.core.llm.client import build_llm
 
-REQUIRED_KEYS = ["n", "cosine_only.best_f1", "cosine_only.best_threshold", "cosine_only.f1_at_0_55",
-                 "stage1.same_passed", "stage1.unrelated_screened", "two_stage.precision", "two_stage.recall",
-                 "two_stage.f1", "two_stage.llm_calls", "judge"]
+REQUIRED_KEYS = [
+    "n",
+    "cosine_only.best_f1",
+    "cosine_only.best_threshold",
+    "cosine_only.f1_at_0_55",
+    "stage1.same_passed",
+    "stage1.unrelated_screened",
+    "two_stage.precision",
+    "two_stage.recall",
+    "two_stage.f1",
+    "two_stage.llm_calls",
+    "judge",
+]
 
 
 @pytest.fixture(scope="module")

@@ -30,8 +30,19 @@ def result(_session_store, settings, tmp_path_factory):
         env.setenv("GRAPHWIKI_HOME", str(tmp_path_factory.mktemp("home")))
         env.setenv("GRAPHWIKI_EVAL_NEO4J_URI", settings.neo4j.uri)  # the disposable test server
         env.setenv("GRAPHWIKI_EVAL_NEO4J_PASSWORD", settings.neo4j.password)
-        code = main(["eval", "multihop", "--corpus", str(SEED.corpus), "--questions", str(SEED.questions),
-                     "--k", str(K), "--json"])
+        code = main(
+            [
+                "eval",
+                "multihop",
+                "--corpus",
+                str(SEED.corpus),
+                "--questions",
+                str(SEED.questions),
+                "--k",
+                str(K),
+                "--json",
+            ]
+        )
     assert code == 0
     return json.loads(out.getvalue())
 
@@ -81,8 +92,10 @@ def test_ingest_cost_is_reported_per_passage(result):
 def test_traversal_reaches_more_documents_with_more_hops(result):
     """The seed's precision finding: each extra hop pulls in more documents, never fewer."""
     for fanout in {r["fanout"] for r in result["sweep"] if r["method"] == "traversal"}:
-        rows = sorted((r for r in result["sweep"] if r["method"] == "traversal" and r["fanout"] == fanout),
-                      key=lambda r: r["hops"])
+        rows = sorted(
+            (r for r in result["sweep"] if r["method"] == "traversal" and r["fanout"] == fanout),
+            key=lambda r: r["hops"],
+        )
         assert [r["hops"] for r in rows] == list(SWEEP_HOPS)
         docs = [r["docs_per_question"] for r in rows]
         assert docs == sorted(docs)
@@ -106,7 +119,11 @@ def test_the_cli_offers_every_graph_method_and_nothing_else():
     args = build_parser().parse_args(["eval", "multihop", "--corpus", "c", "--questions", "q"])
     assert args.method == GRAPH_METHODS[0] == "bridge"
     for method in GRAPH_METHODS:
-        assert build_parser().parse_args(["eval", "multihop", "--corpus", "c", "--questions", "q",
-                                          "--method", method]).method == method
+        assert (
+            build_parser()
+            .parse_args(["eval", "multihop", "--corpus", "c", "--questions", "q", "--method", method])
+            .method
+            == method
+        )
     with pytest.raises(SystemExit):
         build_parser().parse_args(["eval", "multihop", "--corpus", "c", "--questions", "q", "--method", "flat"])

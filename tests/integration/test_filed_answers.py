@@ -61,14 +61,17 @@ def test_the_same_question_reworded_is_shown_the_filed_answer(store, embedder, s
     assert other.retrieved["answers"] == []
 
 
-def test_a_changed_cited_source_flags_the_filed_answer_and_it_never_counts_as_a_source(store, embedder, settings,
-                                                                                      smoke):
+def test_a_changed_cited_source_flags_the_filed_answer_and_it_never_counts_as_a_source(
+    store, embedder, settings, smoke
+):
     folder, llm = smoke
     answer = ask(store, embedder, llm, "What is Cypher?")
     fid = file_answer(store, embedder, answer)
     before = store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"]
-    counts = {r["id"]: r["n"] for r in store.query(
-        "MATCH (c:Concept) RETURN c.id AS id, COUNT { (c)-[:DERIVED_FROM]->() } AS n")}
+    counts = {
+        r["id"]: r["n"]
+        for r in store.query("MATCH (c:Concept) RETURN c.id AS id, COUNT { (c)-[:DERIVED_FROM]->() } AS n")
+    }
 
     cited = store.query("MATCH (:Answer {id: $id})-[:CITES]->(s:Source) RETURN s.path AS path LIMIT 1", id=fid)[0]
     path = folder / cited["path"].rsplit("/", 1)[-1]
@@ -80,8 +83,10 @@ def test_a_changed_cited_source_flags_the_filed_answer_and_it_never_counts_as_a_
     # the changed file adds one Source; the answer adds none and is no concept's provenance
     assert store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == before + 1
     assert not store.query("MATCH (a:Answer)-[r:DERIVED_FROM|CONTRADICTS|ABOUT]-() RETURN r LIMIT 1")
-    after = {r["id"]: r["n"] for r in store.query(
-        "MATCH (c:Concept) RETURN c.id AS id, COUNT { (c)-[:DERIVED_FROM]->() } AS n")}
+    after = {
+        r["id"]: r["n"]
+        for r in store.query("MATCH (c:Concept) RETURN c.id AS id, COUNT { (c)-[:DERIVED_FROM]->() } AS n")
+    }
     assert all(after.get(cid, n) >= n for cid, n in counts.items())
     later = ask(store, embedder, llm, "What is Cypher?")
     assert fid in later.retrieved["answers"]
@@ -106,11 +111,20 @@ def test_the_dagster_asset_files_a_batch_of_questions(store, embedder, smoke, se
     from graphwiki_assets.defs.query.definitions import filed_answers
     from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource
 
-    resources = {"neo4j": Neo4jResource(uri=settings.neo4j.uri, username=settings.neo4j.username,
-                                        password=settings.neo4j.password),
-                 "embeddings": EmbeddingResource(), "llm": LLMResource(cache_dir=str(tmp_path / "llm-cache"))}
-    result = dg.materialize([filed_answers], resources=resources, run_config={"ops": {"filed_answers": {"config": {
-        "questions": ["What is Cypher?", "What is the Zubrowka Protocol?"]}}}})
+    resources = {
+        "neo4j": Neo4jResource(
+            uri=settings.neo4j.uri, username=settings.neo4j.username, password=settings.neo4j.password
+        ),
+        "embeddings": EmbeddingResource(),
+        "llm": LLMResource(cache_dir=str(tmp_path / "llm-cache")),
+    }
+    result = dg.materialize(
+        [filed_answers],
+        resources=resources,
+        run_config={
+            "ops": {"filed_answers": {"config": {"questions": ["What is Cypher?", "What is the Zubrowka Protocol?"]}}}
+        },
+    )
     assert result.success
     meta = result.get_asset_materialization_events()[0].materialization.metadata
     assert (meta["questions"].value, meta["filed"].value) == (2, 1)

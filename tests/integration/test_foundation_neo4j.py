@@ -20,14 +20,17 @@ from graphwiki_assets.core.store.schema import SchemaMismatch, ensure_schema
 
 def test_schema_has_constraints_and_vector_indexes(store):
     ensure_schema(store, 384)  # idempotent: a second application changes nothing
-    constraints = {r["name"]: r for r in store.query(
-        "SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties, type RETURN *")}
+    constraints = {
+        r["name"]: r for r in store.query("SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties, type RETURN *")
+    }
     for label, name in [("Source", "source_id"), ("Concept", "concept_id"), ("Claim", "claim_id")]:
         assert constraints[name]["labelsOrTypes"] == [label]
         assert constraints[name]["properties"] == ["id"]
         assert constraints[name]["type"] == "UNIQUENESS"
-    vectors = {r["name"]: r for r in store.query(
-        "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, options, state RETURN *")}
+    vectors = {
+        r["name"]: r
+        for r in store.query("SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, options, state RETURN *")
+    }
     for name, label in [("concept_embedding", "Concept"), ("claim_embedding", "Claim")]:
         assert vectors[name]["labelsOrTypes"] == [label]
         assert vectors[name]["properties"] == ["embedding"]
@@ -74,13 +77,16 @@ def test_gds_runs_personalised_pagerank_through_cypher(store):
     store.query("CALL gds.graph.drop('pagerank-test', false) YIELD graphName RETURN graphName")
     [projected] = store.query(
         "CALL gds.graph.project('pagerank-test', 'Concept', {RELATED_TO: {orientation: 'UNDIRECTED'}}) "
-        "YIELD nodeCount RETURN nodeCount")
+        "YIELD nodeCount RETURN nodeCount"
+    )
     assert projected["nodeCount"] == 5
     try:
         rows = store.query(
             "MATCH (seed:Concept {id: $seed}) "
             "CALL gds.pageRank.stream('pagerank-test', {sourceNodes: [seed]}) YIELD nodeId, score "
-            "RETURN gds.util.asNode(nodeId).id AS id, score", seed="a")
+            "RETURN gds.util.asNode(nodeId).id AS id, score",
+            seed="a",
+        )
         by_id = {r["id"]: r["score"] for r in rows}
         assert by_id["b"] > by_id["c"] > by_id["d"]
         assert by_id["e"] > by_id["d"]
@@ -124,8 +130,11 @@ def test_stop_then_start_keeps_data_and_a_second_instance_is_independent(tmp_pat
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     second = settings.with_instance(tmp_path / "second", port)
-    second = replace(second, server=replace(second.server, password='a "quoted" pass\\word'),
-                     neo4j=replace(second.neo4j, password='a "quoted" pass\\word'))
+    second = replace(
+        second,
+        server=replace(second.server, password='a "quoted" pass\\word'),
+        neo4j=replace(second.neo4j, password='a "quoted" pass\\word'),
+    )
     server = Neo4jServer(second.server, log=lambda m: None)
     seen: list[str] = []
     watching = threading.Event()
@@ -145,7 +154,13 @@ def test_stop_then_start_keeps_data_and_a_second_instance_is_independent(tmp_pat
             watcher.join()
         assert seen == []  # the initial password never stood on a command line
         home = Path(second.server.home)
-        for path in [home, home / "data", home / "logs", home / "data" / "dbms" / "auth.ini", home / "conf" / "neo4j.conf"]:
+        for path in [
+            home,
+            home / "data",
+            home / "logs",
+            home / "data" / "dbms" / "auth.ini",
+            home / "conf" / "neo4j.conf",
+        ]:
             assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path  # the owner's only
         with GraphStore(second.neo4j) as other:
             other.query("CREATE (:Source {id: 'only-in-second'})")

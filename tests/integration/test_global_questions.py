@@ -17,22 +17,26 @@ from tests.support.community_corpus import CHEESE, CHEESE_NAMES, SKY, SKY_NAMES
 from tests.support.ingest import ingest, write_sources
 
 
-@pytest.mark.parametrize("question, subject", [
-    ("What are the main topics?", None),
-    ("What are the key themes of these documents?", None),
-    ("What is this collection about?", None),
-    ("Give me an overview of the knowledge base", None),
-    ("Which topics are covered here?", None),
-    ("What does the corpus say about tidal mills?", "tidal mills"),
-    ("What are the main themes in the Varn uprising?", "Varn uprising"),
-])
+@pytest.mark.parametrize(
+    "question, subject",
+    [
+        ("What are the main topics?", None),
+        ("What are the key themes of these documents?", None),
+        ("What is this collection about?", None),
+        ("Give me an overview of the knowledge base", None),
+        ("Which topics are covered here?", None),
+        ("What does the corpus say about tidal mills?", "tidal mills"),
+        ("What are the main themes in the Varn uprising?", "Varn uprising"),
+    ],
+)
 def test_questions_about_the_whole_collection_are_global(question, subject):
     routed = route(RouteRequest(question=question))
     assert routed.shape == "global" and routed.entities == ([subject] if subject else [])
 
 
-@pytest.mark.parametrize("question", ["What is a topic model?", "Who founded the main street club?",
-                                      "List all observatories"])
+@pytest.mark.parametrize(
+    "question", ["What is a topic model?", "Who founded the main street club?", "List all observatories"]
+)
 def test_questions_about_one_thing_are_not(question):
     assert route(RouteRequest(question=question)).shape != "global"
 
@@ -44,8 +48,9 @@ def two_topics(store, embedder, settings, tmp_path):
 
 
 def _community_of(store, name: str) -> str:
-    return store.query("MATCH (:Concept {name: $n})-[:IN_COMMUNITY]->(k:Community {top: true}) RETURN k.id AS id",
-                       n=name)[0]["id"]
+    return store.query(
+        "MATCH (:Concept {name: $n})-[:IN_COMMUNITY]->(k:Community {top: true}) RETURN k.id AS id", n=name
+    )[0]["id"]
 
 
 def _sources(store, marker: str) -> set[str]:
@@ -55,8 +60,10 @@ def _sources(store, marker: str) -> set[str]:
 def test_before_communities_exist_a_global_question_says_how_to_make_them(store, embedder, two_topics):
     answer = ask(store, embedder, two_topics, "What are the main topics?")
     assert answer.shape == "global" and not answer.sentences
-    assert answer.answer == ("The graph has no information to answer this: no community reports exist yet: run "
-                             "`graphwiki communities` (or materialise the communities asset) after ingest.")
+    assert answer.answer == (
+        "The graph has no information to answer this: no community reports exist yet: run "
+        "`graphwiki communities` (or materialise the communities asset) after ingest."
+    )
 
 
 def test_the_main_topics_answer_cites_both_communities_and_their_sources(store, embedder, two_topics):
@@ -79,7 +86,8 @@ def test_a_subject_question_starts_from_the_community_that_holds_it(store, embed
 
 
 def test_the_communities_command_lists_the_topics_and_a_second_run_costs_nothing(
-        store, embedder, two_topics, monkeypatch, settings, tmp_path, capsys):
+    store, embedder, two_topics, monkeypatch, settings, tmp_path, capsys
+):
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_USERNAME", "NEO4J_DATABASE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)

@@ -23,7 +23,9 @@ def test_every_written_out_in_play_filter_is_the_one_rule():
 
 
 def test_a_node_without_a_status_is_in_play(store):
-    store.query("CREATE (:Concept {id: 'a'}), (:Concept {id: 'b', status: 'current'}), "
-                "(:Concept {id: 'c', status: 'disputed'}), (:Concept {id: 'd', status: 'superseded'})")
+    store.query(
+        "CREATE (:Concept {id: 'a'}), (:Concept {id: 'b', status: 'current'}), "
+        "(:Concept {id: 'c', status: 'disputed'}), (:Concept {id: 'd', status: 'superseded'})"
+    )
     rows = store.query(f"MATCH (n:Concept) WHERE {in_play('n')} RETURN n.id AS id ORDER BY id")
     assert [r["id"] for r in rows] == ["a", "b", "c"]

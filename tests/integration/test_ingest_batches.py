@@ -11,13 +11,23 @@ from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.rules_server import RulesServer
 from tests.support.ingest import SMOKE_TEXTS, counts, ingest, write_sources
 
-NOTES = {f"note{i:02d}.md": f"# Probe {i}\n\nProbe {i} is an instrument built by the Tarnwell lab. "
-                            f"Probe {i} measures salinity in the Orrin estuary." for i in range(12)}
+NOTES = {
+    f"note{i:02d}.md": f"# Probe {i}\n\nProbe {i} is an instrument built by the Tarnwell lab. "
+    f"Probe {i} measures salinity in the Orrin estuary."
+    for i in range(12)
+}
 
 
 def _served_llm(server, settings, concurrency=4):
-    llm_settings = replace(settings.llm, base_url=server.base_url, api_key="test", model="rules",
-                           concurrency=concurrency, max_retries=1, timeout_s=10)
+    llm_settings = replace(
+        settings.llm,
+        base_url=server.base_url,
+        api_key="test",
+        model="rules",
+        concurrency=concurrency,
+        max_retries=1,
+        timeout_s=10,
+    )
     return build_llm(llm_settings, None, backoff_base=0.01, backoff_max=0.02)
 
 

@@ -50,20 +50,28 @@ def test_a_changed_file_makes_a_new_source_and_flags_what_derived_from_the_old(s
     path = write_sources(tmp_path, {"cypher.md": SMOKE_TEXTS["cypher.md"]})[0]
     ingest(store, embedder, settings, [path])
     old = store.query("MATCH (s:Source) RETURN s.id AS id")[0]["id"]
-    dependents = {r["id"] for r in store.query(
-        "MATCH (n)-[:DERIVED_FROM]->(:Source {id: $id}) RETURN n.id AS id", id=old)}
+    dependents = {
+        r["id"] for r in store.query("MATCH (n)-[:DERIVED_FROM]->(:Source {id: $id}) RETURN n.id AS id", id=old)
+    }
 
     path.write_text(SMOKE_TEXTS["cypher.md"] + " Cypher supports aggregation with count.", encoding="utf-8")
     report = ingest(store, embedder, settings, [path]).as_dict()
 
     assert report["sources"]["new"] == 1
-    sources = {r["id"]: r for r in store.query("MATCH (s:Source) RETURN s.id AS id, s.status AS status, s.superseded_by AS by")}
+    sources = {
+        r["id"]: r for r in store.query("MATCH (s:Source) RETURN s.id AS id, s.status AS status, s.superseded_by AS by")
+    }
     assert len(sources) == 2 and sources[old]["status"] == "superseded"
     new_id = sources[old]["by"]
     assert sources[new_id]["status"] == "current"
-    flagged = {r["id"] for r in store.query("MATCH (n) WHERE n.needs_review = true "
-                                            "AND n.review_reason STARTS WITH 'derived from a changed source' "
-                                            "RETURN n.id AS id")}
+    flagged = {
+        r["id"]
+        for r in store.query(
+            "MATCH (n) WHERE n.needs_review = true "
+            "AND n.review_reason STARTS WITH 'derived from a changed source' "
+            "RETURN n.id AS id"
+        )
+    }
     assert flagged == dependents
 
 
@@ -94,17 +102,24 @@ def test_instructions_inside_a_source_do_not_change_what_is_written(store, embed
 
 
 def test_killing_an_ingest_mid_run_and_rerunning_converges(store, embedder, settings, tmp_path):
-    corpus = {f"doc{i:02d}.md": f"# Topic {i}\n\n{text}" for i, text in enumerate(
-        [SMOKE_TEXTS["cypher.md"], SMOKE_TEXTS["cql.md"], SMOKE_TEXTS["gds.md"]] * 4)}
+    corpus = {
+        f"doc{i:02d}.md": f"# Topic {i}\n\n{text}"
+        for i, text in enumerate([SMOKE_TEXTS["cypher.md"], SMOKE_TEXTS["cql.md"], SMOKE_TEXTS["gds.md"]] * 4)
+    }
     paths = write_sources(tmp_path / "src", corpus)
 
     ingest(store, embedder, settings, paths, cache=False, batch_size=2)
     reference = counts(store)
     store.query("MATCH (n) DETACH DELETE n")
 
-    env = {**os.environ, "NEO4J_URI": settings.neo4j.uri, "NEO4J_PASSWORD": settings.neo4j.password,
-           "GRAPHWIKI_HOME": str(tmp_path / "home"), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
-           "GRAPHWIKI_INGEST_BATCH": "2"}  # several batches, so the kill lands between commits
+    env = {
+        **os.environ,
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_PASSWORD": settings.neo4j.password,
+        "GRAPHWIKI_HOME": str(tmp_path / "home"),
+        "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
+        "GRAPHWIKI_INGEST_BATCH": "2",
+    }  # several batches, so the kill lands between commits
     cmd = [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(tmp_path / "src")]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
@@ -135,12 +150,19 @@ def test_neo4j_killed_mid_ingest_then_restarted_a_rerun_converges_exactly(embedd
         port = s.getsockname()[1]
     own = settings.with_instance(tmp_path / "own", port)
     server = Neo4jServer(own.server, log=lambda m: None)
-    corpus = {f"doc{i:02d}.md": f"# Topic {i}\n\n{text}" for i, text in enumerate(
-        [SMOKE_TEXTS["cypher.md"], SMOKE_TEXTS["cql.md"], SMOKE_TEXTS["gds.md"]] * 4)}
+    corpus = {
+        f"doc{i:02d}.md": f"# Topic {i}\n\n{text}"
+        for i, text in enumerate([SMOKE_TEXTS["cypher.md"], SMOKE_TEXTS["cql.md"], SMOKE_TEXTS["gds.md"]] * 4)
+    }
     paths = write_sources(tmp_path / "src", corpus)
-    env = {**os.environ, "NEO4J_URI": own.neo4j.uri, "NEO4J_PASSWORD": own.neo4j.password,
-           "GRAPHWIKI_HOME": str(tmp_path / "home"), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
-           "GRAPHWIKI_INGEST_BATCH": "2"}
+    env = {
+        **os.environ,
+        "NEO4J_URI": own.neo4j.uri,
+        "NEO4J_PASSWORD": own.neo4j.password,
+        "GRAPHWIKI_HOME": str(tmp_path / "home"),
+        "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
+        "GRAPHWIKI_INGEST_BATCH": "2",
+    }
     cmd = [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(tmp_path / "src")]
     try:
         server.start()

@@ -14,21 +14,26 @@ def test_seed_smoke_graph(store, embedder, settings, tmp_path):
     cypher = concept_named(store, "Cypher")
     assert len(cypher) == 1
     assert concept_named(store, "CQL") == cypher
-    sources = store.query("MATCH (:Concept {id: $id})-[:DERIVED_FROM]->(s:Source) RETURN count(s) AS n",
-                          id=cypher[0]["id"])
+    sources = store.query(
+        "MATCH (:Concept {id: $id})-[:DERIVED_FROM]->(s:Source) RETURN count(s) AS n", id=cypher[0]["id"]
+    )
     assert sources[0]["n"] >= 2
 
     # Related but distinct: Neo4j and Neo4j Graph Data Science stay separate, connected.
     neo4j = concept_named(store, "Neo4j")
     gds = concept_named(store, "Neo4j Graph Data Science")
     assert len(neo4j) == 1 and len(gds) == 1 and neo4j[0]["id"] != gds[0]["id"]
-    linked = store.query("MATCH (a:Concept {id: $a})-[:RELATED_TO]-(b:Concept {id: $b}) RETURN count(*) AS n",
-                         a=neo4j[0]["id"], b=gds[0]["id"])
+    linked = store.query(
+        "MATCH (a:Concept {id: $a})-[:RELATED_TO]-(b:Concept {id: $b}) RETURN count(*) AS n",
+        a=neo4j[0]["id"],
+        b=gds[0]["id"],
+    )
     assert linked[0]["n"] >= 1
 
     # Declarative vs imperative: CONTRADICTS, both disputed, neither deleted.
     disputes = store.query(
-        "MATCH (a:Claim)-[:CONTRADICTS]->(b:Claim) RETURN a.text AS a, a.status AS sa, b.text AS b, b.status AS sb")
+        "MATCH (a:Claim)-[:CONTRADICTS]->(b:Claim) RETURN a.text AS a, a.status AS sa, b.text AS b, b.status AS sb"
+    )
     assert len(disputes) == 1
     pair = disputes[0]
     assert {"declarative", "imperative"} <= set((pair["a"] + " " + pair["b"]).lower().replace(".", "").split())
@@ -44,7 +49,8 @@ def test_seed_smoke_graph(store, embedder, settings, tmp_path):
 def test_every_node_has_provenance_and_claims_are_about_concepts(store, embedder, settings, tmp_path):
     ingest(store, embedder, settings, write_sources(tmp_path, SMOKE_TEXTS))
     orphans = store.query(
-        "MATCH (n) WHERE (n:Concept OR n:Claim) AND NOT (n)-[:DERIVED_FROM]->(:Source) RETURN count(n) AS n")
+        "MATCH (n) WHERE (n:Concept OR n:Claim) AND NOT (n)-[:DERIVED_FROM]->(:Source) RETURN count(n) AS n"
+    )
     assert orphans[0]["n"] == 0
     aboutless = store.query("MATCH (c:Claim) WHERE NOT (c)-[:ABOUT]->(:Concept) RETURN count(c) AS n")
     assert aboutless[0]["n"] == 0

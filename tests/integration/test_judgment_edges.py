@@ -18,14 +18,14 @@ from tests.support.ingest import ingest, write_sources
 # built them: similar enough that stage 1 puts many pairs before the judge.
 NOTES = {
     "quillmere.md": "# Quillmere Institute\n\nThe Quillmere Institute is a research lab in Port Absalom. "
-                    "The Quillmere Institute created the Brackwater engine in 2019. "
-                    "The Quillmere Institute also runs the Fernhollow Observatory.",
+    "The Quillmere Institute created the Brackwater engine in 2019. "
+    "The Quillmere Institute also runs the Fernhollow Observatory.",
     "brackwater.md": "# Brackwater\n\nBrackwater is a stream processing engine. Brackwater is part of the "
-                     "Lanternfield platform. Brackwater keeps its state in the Siltbox store.",
+    "Lanternfield platform. Brackwater keeps its state in the Siltbox store.",
     "lanternfield.md": "# Lanternfield\n\nLanternfield is a data platform for stream processing. Jobs on "
-                       "Lanternfield are written in Murkscript. Murkscript is a declarative job language.",
+    "Lanternfield are written in Murkscript. Murkscript is a declarative job language.",
     "siltbox.md": "# Siltbox\n\nSiltbox is a key-value state store for stream processing engines. Siltbox was "
-                  "designed at the Fernhollow Observatory. Siltbox stores state in Brackwater checkpoints.",
+    "designed at the Fernhollow Observatory. Siltbox stores state in Brackwater checkpoints.",
 }
 
 QUESTIONS = [
@@ -49,8 +49,9 @@ def _answers(store, embedder, llm) -> dict:
         answer = ask(store, embedder, llm, question)
         out[question] = (answer.technique, answer.retrieved, answer.citations)
     for method in GRAPH_METHODS:
-        out[method] = retrieve_sources(store, embedder, "Which language are Brackwater's jobs written in?", 3,
-                                       method=method)
+        out[method] = retrieve_sources(
+            store, embedder, "Which language are Brackwater's jobs written in?", 3, method=method
+        )
     return out
 
 
@@ -59,16 +60,23 @@ def test_ingest_writes_verdicts_as_their_own_relationship_type(notes_graph):
     assert types.get("NOT_SAME_AS", 0) > 0 and types.get("ABOUT", 0) > 0 and types.get("RELATED_TO", 0) > 0
     assert "RELATES_TO" not in types
     # each verdict edge points at the judgment that made it
-    assert notes_graph.query("""
+    assert (
+        notes_graph.query("""
         MATCH (a)-[r:NOT_SAME_AS]->(b)
         WHERE NOT EXISTS { MATCH (j:Judgment {id: r.judgment_id}) WHERE j.verdict IN ['RELATED', 'DIFFERENT'] }
-        RETURN count(r) AS n""")[0]["n"] == 0
+        RETURN count(r) AS n""")[0]["n"]
+        == 0
+    )
 
 
 def test_no_technique_answers_through_a_verdict_edge(notes_graph, embedder, offline_llm):
     ingested = _answers(notes_graph, embedder, offline_llm)
     assert {technique for technique, _, _ in list(ingested.values())[:4]} == {
-        "n-hop traversal", "personalized pagerank (GDS)", "shortest path", "subgraph pattern matching"}
+        "n-hop traversal",
+        "personalized pagerank (GDS)",
+        "shortest path",
+        "subgraph pattern matching",
+    }
     # without any verdict edge
     assert notes_graph.query("MATCH ()-[r:NOT_SAME_AS]->() DELETE r RETURN count(r) AS n")[0]["n"] > 0
     refresh_query_state(notes_graph)
@@ -107,9 +115,13 @@ CREATE (b)-[:RELATES_TO {kind: 'mystery'}]->(c)
 def test_an_old_graph_is_upgraded_in_place_once(store, embedder):
     store.query(OLD_GRAPH)
     ensure_schema(store, embedder.dimension)  # what every writer does at start-up
-    edges = sorted(((r["a"], r["t"], r["b"]), r["props"]) for r in store.query(
-        "MATCH (a)-[r]->(b) WHERE type(r) <> 'DERIVED_FROM' RETURN a.id AS a, type(r) AS t, b.id AS b, "
-        "properties(r) AS props"))
+    edges = sorted(
+        ((r["a"], r["t"], r["b"]), r["props"])
+        for r in store.query(
+            "MATCH (a)-[r]->(b) WHERE type(r) <> 'DERIVED_FROM' RETURN a.id AS a, type(r) AS t, b.id AS b, "
+            "properties(r) AS props"
+        )
+    )
     assert edges == [
         (("a", "NOT_SAME_AS", "c"), {"judgment_id": "j1"}),
         (("a", "RELATED_TO", "b"), {"claims": ["cl1"], "weight": 1}),

@@ -10,8 +10,11 @@ from tests.support.clean_graph import NOW, YESTERDAY, plant_clean_graph
 
 def test_an_orphan_concept_is_found_and_warned_about_above_the_target_rate(store):
     plant_clean_graph(store)
-    store.query("CREATE (:Concept {id: 'lonely', name: 'Lonely', type: 'Thing', aliases: [], status: 'current', "
-                "needs_review: false, created_at: $at, updated_at: $at})", at=YESTERDAY)
+    store.query(
+        "CREATE (:Concept {id: 'lonely', name: 'Lonely', type: 'Thing', aliases: [], status: 'current', "
+        "needs_review: false, created_at: $at, updated_at: $at})",
+        at=YESTERDAY,
+    )
 
     result = checks.orphan_concepts(store)
 
@@ -48,15 +51,23 @@ DANGLING = {
     "judgment candidate": ("MATCH (j:Judgment {id: 'judgment-cql'}) SET j.candidate_id = 'ghost'", "judgment-cql"),
     "judgment source": ("MATCH (j:Judgment {id: 'judgment-gds'}) SET j.source_id = 'src-ghost'", "judgment-gds"),
     "merged_into": ("MATCH (c:Concept {id: 'gds'}) SET c.merged_into = 'ghost'", "gds"),
-    "claim superseded_by": ("MATCH (c:Claim {id: 'claim-imperative'}) SET c.superseded_by = 'ghost'",
-                            "claim-imperative"),
+    "claim superseded_by": (
+        "MATCH (c:Claim {id: 'claim-imperative'}) SET c.superseded_by = 'ghost'",
+        "claim-imperative",
+    ),
     "claim about nothing": ("MATCH (:Claim {id: 'claim-gds-plugin'})-[r:ABOUT]->() DELETE r", "claim-gds-plugin"),
-    "DERIVED_FROM to a concept": ("MATCH (a:Concept {id: 'gds'}), (b:Concept {id: 'neo4j'}) "
-                                  "CREATE (a)-[:DERIVED_FROM]->(b)", "gds -[DERIVED_FROM]-> neo4j"),
-    "about from a concept": ("MATCH (a:Concept {id: 'gds'}), (b:Concept {id: 'neo4j'}) "
-                             "CREATE (a)-[:ABOUT]->(b)", "gds -[ABOUT]-> neo4j"),
-    "CONTRADICTS to a concept": ("MATCH (a:Claim {id: 'claim-gds-plugin'}), (b:Concept {id: 'neo4j'}) "
-                                 "CREATE (a)-[:CONTRADICTS]->(b)", "claim-gds-plugin -[CONTRADICTS]-> neo4j"),
+    "DERIVED_FROM to a concept": (
+        "MATCH (a:Concept {id: 'gds'}), (b:Concept {id: 'neo4j'}) CREATE (a)-[:DERIVED_FROM]->(b)",
+        "gds -[DERIVED_FROM]-> neo4j",
+    ),
+    "about from a concept": (
+        "MATCH (a:Concept {id: 'gds'}), (b:Concept {id: 'neo4j'}) CREATE (a)-[:ABOUT]->(b)",
+        "gds -[ABOUT]-> neo4j",
+    ),
+    "CONTRADICTS to a concept": (
+        "MATCH (a:Claim {id: 'claim-gds-plugin'}), (b:Concept {id: 'neo4j'}) CREATE (a)-[:CONTRADICTS]->(b)",
+        "claim-gds-plugin -[CONTRADICTS]-> neo4j",
+    ),
 }
 
 
@@ -80,8 +91,10 @@ def test_disputed_without_a_contradiction_and_contradicted_without_the_flag_are_
 
     assert result.offending == ("claim-cql-queries", "claim-declarative")
     assert (result.count, result.total, result.severity) == (2, 3, "error")
-    assert [r["problem"] for r in result.rows] == ["disputed but no open CONTRADICTS",
-                                                  "open CONTRADICTS but not disputed"]
+    assert [r["problem"] for r in result.rows] == [
+        "disputed but no open CONTRADICTS",
+        "open CONTRADICTS but not disputed",
+    ]
 
 
 def test_a_dispute_whose_other_side_is_superseded_is_no_longer_open(store):
@@ -116,10 +129,14 @@ def test_missing_and_invalid_properties_are_found(store):
 
 def test_needs_review_older_than_the_window_is_overdue(store):
     plant_clean_graph(store)
-    store.query("MATCH (c:Concept {id: 'neo4j'}) SET c.needs_review = true, c.needs_review_since = $since",
-                since=NOW.replace(month=4))
-    store.query("MATCH (c:Claim {id: 'claim-gds-plugin'}) SET c.needs_review = true, c.needs_review_since = $since",
-                since=YESTERDAY)
+    store.query(
+        "MATCH (c:Concept {id: 'neo4j'}) SET c.needs_review = true, c.needs_review_since = $since",
+        since=NOW.replace(month=4),
+    )
+    store.query(
+        "MATCH (c:Claim {id: 'claim-gds-plugin'}) SET c.needs_review = true, c.needs_review_since = $since",
+        since=YESTERDAY,
+    )
 
     result = checks.stale_needs_review(store, NOW, days=30)
 
@@ -129,8 +146,10 @@ def test_needs_review_older_than_the_window_is_overdue(store):
 
 def test_a_concept_with_more_relationships_than_the_limit_is_an_oversized_hub(store):
     plant_clean_graph(store)
-    store.query("MATCH (n:Concept {id: 'neo4j'}) UNWIND range(1, 200) AS i "
-                "CREATE (:Concept {id: 'part-' + i, name: 'Part ' + i, status: 'current'})-[:PART_OF]->(n)")
+    store.query(
+        "MATCH (n:Concept {id: 'neo4j'}) UNWIND range(1, 200) AS i "
+        "CREATE (:Concept {id: 'part-' + i, name: 'Part ' + i, status: 'current'})-[:PART_OF]->(n)"
+    )
 
     result = checks.oversized_hubs(store)
 

@@ -25,13 +25,19 @@ LOCATION = lint_defs()
 
 def resources(settings, sources_dir) -> dict:
     neo4j = settings.neo4j
-    return {"neo4j": Neo4jResource(uri=neo4j.uri, username=neo4j.username, password=neo4j.password),
-            "graphwiki": GraphwikiConfig(home=str(sources_dir.parent), sources_dir=str(sources_dir))}
+    return {
+        "neo4j": Neo4jResource(uri=neo4j.uri, username=neo4j.username, password=neo4j.password),
+        "graphwiki": GraphwikiConfig(home=str(sources_dir.parent), sources_dir=str(sources_dir)),
+    }
 
 
 def materialize(settings, sources_dir, config: dict | None = None) -> dg.ExecuteInProcessResult:
-    return dg.materialize([lint_report], resources=resources(settings, sources_dir), raise_on_error=True,
-                          run_config={"ops": {"lint_report": {"config": config or {}}}})
+    return dg.materialize(
+        [lint_report],
+        resources=resources(settings, sources_dir),
+        raise_on_error=True,
+        run_config={"ops": {"lint_report": {"config": config or {}}}},
+    )
 
 
 def checks_by_name(result) -> dict[str, dg.AssetCheckEvaluation]:

@@ -71,8 +71,12 @@ def test_a_re_ingested_file_is_compared_with_its_latest_source(store, tmp_path):
     plant_clean_graph(store)
     new_text = "# Querying\n\nCQL is a declarative language now."
     folder = write_files(tmp_path / "sources", {**TEXTS, "cql.md": new_text})
-    store.query("CREATE (:Source {id: 'src-new', path: 'cql.md', text: $text, sha256: $sha, status: 'current', "
-                "ingested_at: $at, last_seen_at: $at})", text=new_text, sha=sha256_text(new_text),
-                at=NOW - timedelta(hours=1))
+    store.query(
+        "CREATE (:Source {id: 'src-new', path: 'cql.md', text: $text, sha256: $sha, status: 'current', "
+        "ingested_at: $at, last_seen_at: $at})",
+        text=new_text,
+        sha=sha256_text(new_text),
+        at=NOW - timedelta(hours=1),
+    )
 
     assert checks.source_files_unchanged(store, folder).count == 0

@@ -35,8 +35,17 @@ def test_the_report_as_data_is_json_and_its_severity_is_the_worst_check(store):
     assert data["severity"] == report.severity == "error"
     assert [c["name"] for c in data["checks"] if not c["passed"]] == ["source_text_unchanged"]
     assert data["generated_at"] == NOW.isoformat()
-    assert {"orphan_rate", "provenance_completeness", "dangling_references", "contested_flag_accuracy",
-            "sources", "concepts", "claims", "judgments", "relationships"} <= set(data["metrics"])
+    assert {
+        "orphan_rate",
+        "provenance_completeness",
+        "dangling_references",
+        "contested_flag_accuracy",
+        "sources",
+        "concepts",
+        "claims",
+        "judgments",
+        "relationships",
+    } <= set(data["metrics"])
     assert all(isinstance(v, (int, float)) for v in data["metrics"].values())
 
 

@@ -18,10 +18,21 @@ from tests.support.ingest import SMOKE_TEXTS, write_sources
 
 
 def _ingest_cli(settings, tmp_path, *args, **env):
-    full = {**os.environ, "NEO4J_URI": settings.neo4j.uri, "NEO4J_PASSWORD": settings.neo4j.password,
-            "GRAPHWIKI_HOME": str(tmp_path / "home"), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"), **env}
-    proc = subprocess.run([sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", *map(str, args)],
-                          env=full, capture_output=True, text=True, timeout=300)
+    full = {
+        **os.environ,
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_PASSWORD": settings.neo4j.password,
+        "GRAPHWIKI_HOME": str(tmp_path / "home"),
+        "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
+        **env,
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", *map(str, args)],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return proc.returncode, (json.loads(proc.stdout) if proc.stdout.strip().startswith("{") else None), proc.stderr
 
 
@@ -29,8 +40,9 @@ def test_named_paths_that_cannot_be_read_are_named_and_the_rest_is_ingested(stor
     good = write_sources(tmp_path / "src", {"good.md": SMOKE_TEXTS["cypher.md"]})[0]
     (tmp_path / "loop").symlink_to(tmp_path / "loop")
     (tmp_path / "dangling").symlink_to(tmp_path / "nowhere.md")
-    code, report, _ = _ingest_cli(settings, tmp_path, good, tmp_path / "missing.md", tmp_path / "loop",
-                                  tmp_path / "dangling")
+    code, report, _ = _ingest_cli(
+        settings, tmp_path, good, tmp_path / "missing.md", tmp_path / "loop", tmp_path / "dangling"
+    )
     assert code == 1  # named paths failed, although the good file went in
     assert report["sources"]["new"] == 1
     reasons = {os.path.basename(p["path"]): p["reason"] for p in report["problems"]}
@@ -44,8 +56,9 @@ def test_a_bad_file_inside_a_named_folder_is_reported_but_the_folder_succeeds(st
     (folder / "empty.md").write_text("  \n")
     code, report, _ = _ingest_cli(settings, tmp_path, folder)
     assert code == 0 and report["sources"]["new"] == 1
-    assert report["problems"] == [{"path": str(folder / "empty.md"), "status": "skipped",
-                                   "reason": "empty file (nothing to ingest)"}]
+    assert report["problems"] == [
+        {"path": str(folder / "empty.md"), "status": "skipped", "reason": "empty file (nothing to ingest)"}
+    ]
 
 
 def test_the_size_limit_is_the_variable_its_message_names(store, settings, tmp_path):

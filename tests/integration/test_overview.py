@@ -14,8 +14,10 @@ from graphwiki_assets.defs.overview.assets import overview as overview_asset
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
 from tests.support.ingest import SMOKE_TEXTS, ingest, write_sources
 
-CORROBORATES = {"neo4j-notes.md": "# Neo4j notes\n\nNeo4j is a graph database written in Java. "
-                                  "Neo4j stores nodes and relationships."}
+CORROBORATES = {
+    "neo4j-notes.md": "# Neo4j notes\n\nNeo4j is a graph database written in Java. "
+    "Neo4j stores nodes and relationships."
+}
 
 
 def _listed(view) -> set[str]:
@@ -47,8 +49,13 @@ def test_the_overview_shows_sections_gaps_and_the_threshold_from_the_config(stor
 
     view = build_overview(store, default_config())
     text = view.markdown()
-    for heading in ("## Concepts by type", "## Recent additions", "## Active contradictions", "## Needs review",
-                    "## Knowledge gaps"):
+    for heading in (
+        "## Concepts by type",
+        "## Recent additions",
+        "## Active contradictions",
+        "## Needs review",
+        "## Knowledge gaps",
+    ):
         assert heading in text
     assert "Person" in view.empty_types  # the sample names no person twice
     assert {r["path"].rsplit("/", 1)[-1] for r in view.recent} >= {"cypher.md", "neo4j-notes.md"}
@@ -68,9 +75,14 @@ def test_the_wiki_files_and_the_asset(store, embedder, settings, tmp_path):
     assert "**ingest**" in (tmp_path / "wiki" / "log.md").read_text(encoding="utf-8")
 
     neo4j = settings.neo4j
-    result = dg.materialize([overview_asset], raise_on_error=True, resources={
-        "neo4j": Neo4jResource(uri=neo4j.uri, username=neo4j.username, password=neo4j.password),
-        "graphwiki": GraphwikiConfig(home=str(tmp_path / "home"), sources_dir=str(sources))})
+    result = dg.materialize(
+        [overview_asset],
+        raise_on_error=True,
+        resources={
+            "neo4j": Neo4jResource(uri=neo4j.uri, username=neo4j.username, password=neo4j.password),
+            "graphwiki": GraphwikiConfig(home=str(tmp_path / "home"), sources_dir=str(sources)),
+        },
+    )
     [event] = result.get_asset_materialization_events()
     metadata = event.materialization.metadata
     assert metadata["overview"].value.startswith("# Overview")
@@ -80,8 +92,11 @@ def test_the_wiki_files_and_the_asset(store, embedder, settings, tmp_path):
 
 def test_graphwiki_overview_prints_it(store, embedder, settings, tmp_path, monkeypatch, capsys):
     ingest(store, embedder, settings, write_sources(tmp_path / "sources", {**SMOKE_TEXTS, **CORROBORATES}), cache=False)
-    for name, value in {"NEO4J_URI": settings.neo4j.uri, "NEO4J_PASSWORD": settings.neo4j.password,
-                        "GRAPHWIKI_HOME": str(tmp_path)}.items():
+    for name, value in {
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_PASSWORD": settings.neo4j.password,
+        "GRAPHWIKI_HOME": str(tmp_path),
+    }.items():
         monkeypatch.setenv(name, value)
 
     assert main(["overview", "--write"]) == 0

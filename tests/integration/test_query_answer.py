@@ -40,8 +40,9 @@ def test_needs_review_and_stale_sources_are_flagged(seed_graph, embedder, offlin
     assert any("needs review" in f for f in bolt.flags)
     louvain = ask(seed_graph, embedder, offline_llm, "What is Louvain?")
     assert "[stale source" in _sentence_with(louvain, "cl-louvain-fastest").text
-    assert any(re.search(r"src-old-blog .* may be outdated \(last updated \d{4}-\d{2}-\d{2}\)$", f)
-               for f in louvain.flags)
+    assert any(
+        re.search(r"src-old-blog .* may be outdated \(last updated \d{4}-\d{2}-\d{2}\)$", f) for f in louvain.flags
+    )
 
 
 def test_every_sentence_cites_retrieved_sources(seed_graph, embedder, offline_llm):
@@ -75,8 +76,10 @@ def test_a_term_only_in_source_text_is_answered_from_the_raw_source_and_says_so(
     answer = ask(seed_graph, embedder, offline_llm, "Who is Michael Hunger?")
     assert (answer.found, answer.rung) == (False, "raw_sources")
     first, *quotes = answer.answer.split("\n")
-    assert first == ("No concept in the graph matches 'Michael Hunger'; this answer comes from raw sources, not "
-                     "from concepts and claims the graph has checked:")
+    assert first == (
+        "No concept in the graph matches 'Michael Hunger'; this answer comes from raw sources, not "
+        "from concepts and claims the graph has checked:"
+    )
     assert quotes and all(q.startswith('- "') and q.endswith("[src-apoc]") for q in quotes)
     assert any("Michael Hunger" in q for q in quotes)
     assert answer.citations == ["src-apoc"] and [s["id"] for s in answer.sources] == ["src-apoc"]
@@ -101,13 +104,19 @@ def test_an_unreachable_llm_degrades_to_pattern_free_routing_and_extractive_answ
 
 
 def test_synthesis_keeps_only_cited_sentences_and_adds_missing_flags():
-    facts = Facts(facts=[Fact(fact_id="cl-1", text="X is declarative.", source_ids=["src-a"], status="disputed"),
-                         Fact(fact_id="cl-2", text="X is old.", source_ids=["src-b"])],
-                  marks={"cl-1": [("disputed", "cl-9")], "cl-2": []})
-    written = [AnswerSentence(text="X is declarative.", fact_ids=["cl-1"]),
-               AnswerSentence(text="X was invented on the moon.", fact_ids=[]),
-               AnswerSentence(text="X is great.", fact_ids=["cl-404"]),
-               AnswerSentence(text="X is old [disputed — see cl-2].", fact_ids=["cl-2"])]
+    facts = Facts(
+        facts=[
+            Fact(fact_id="cl-1", text="X is declarative.", source_ids=["src-a"], status="disputed"),
+            Fact(fact_id="cl-2", text="X is old.", source_ids=["src-b"]),
+        ],
+        marks={"cl-1": [("disputed", "cl-9")], "cl-2": []},
+    )
+    written = [
+        AnswerSentence(text="X is declarative.", fact_ids=["cl-1"]),
+        AnswerSentence(text="X was invented on the moon.", fact_ids=[]),
+        AnswerSentence(text="X is great.", fact_ids=["cl-404"]),
+        AnswerSentence(text="X is old [disputed — see cl-2].", fact_ids=["cl-2"]),
+    ]
     rendered = render(written, facts)
     assert [s.text for s in rendered] == [
         "X is declarative [disputed — see cl-9] [source: src-a].",

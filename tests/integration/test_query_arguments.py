@@ -16,9 +16,17 @@ def test_ask_refuses_an_empty_question(seed_graph, embedder, offline_llm, questi
         ask(seed_graph, embedder, offline_llm, question)
 
 
-@pytest.mark.parametrize("options,name", [({"hops": -1}, "hops"), ({"k": -1}, "k"), ({"k": 0}, "k"),
-                                          ({"fanout": 0}, "fanout"), ({"shape_pool": 0}, "shape_pool"),
-                                          ({"damping": 1.0}, "damping")])
+@pytest.mark.parametrize(
+    "options,name",
+    [
+        ({"hops": -1}, "hops"),
+        ({"k": -1}, "k"),
+        ({"k": 0}, "k"),
+        ({"fanout": 0}, "fanout"),
+        ({"shape_pool": 0}, "shape_pool"),
+        ({"damping": 1.0}, "damping"),
+    ],
+)
 def test_ask_refuses_options_out_of_range_by_name(seed_graph, embedder, offline_llm, options, name):
     with pytest.raises(ValueError, match=f"^{name} must"):
         ask(seed_graph, embedder, offline_llm, "What is Cypher?", **options)
@@ -30,17 +38,20 @@ def test_zero_hops_is_the_entity_alone(seed_graph, embedder, offline_llm):
     assert QueryOptions(hops=0).hops == 0
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["ask", "What is Cypher?", "--hops", "-1"], "argument --hops: must be at least 0, not -1"),
-    (["ask", "What is Cypher?", "--k", "-1"], "argument --k: must be at least 1, not -1"),
-    (["ask", "  "], "the question is empty"),
-    (["ask", "What is Cypher?", "--k", "two"], "'two' is not a whole number"),
-    (["latency", "--n", "0"], "argument --n: must be at least 1, not 0"),
-    (["latency", "--hops", "-1"], "argument --hops: must be at least 0, not -1"),
-    (["latency", "--k", "-1"], "argument --k: must be at least 1, not -1"),
-    (["bench", "query", "--sizes", "10,-5"], "sizes must be whole numbers of at least 1"),
-    (["bench", "generate", "--concepts", "0"], "must be at least 1, not 0"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["ask", "What is Cypher?", "--hops", "-1"], "argument --hops: must be at least 0, not -1"),
+        (["ask", "What is Cypher?", "--k", "-1"], "argument --k: must be at least 1, not -1"),
+        (["ask", "  "], "the question is empty"),
+        (["ask", "What is Cypher?", "--k", "two"], "'two' is not a whole number"),
+        (["latency", "--n", "0"], "argument --n: must be at least 1, not 0"),
+        (["latency", "--hops", "-1"], "argument --hops: must be at least 0, not -1"),
+        (["latency", "--k", "-1"], "argument --k: must be at least 1, not -1"),
+        (["bench", "query", "--sizes", "10,-5"], "sizes must be whole numbers of at least 1"),
+        (["bench", "generate", "--concepts", "0"], "must be at least 1, not 0"),
+    ],
+)
 def test_the_cli_refuses_them_with_the_reason(argv, message, capsys, cli_env):
     with pytest.raises(SystemExit) as stop:
         main(argv)

@@ -10,8 +10,20 @@ from graphwiki_assets.cli.main import main
 def test_ask_json_holds_the_documented_fields(seed_graph, cli_env, capsys):
     assert main(["ask", "How does Cypher connect to PageRank?", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    for key in ("shape", "technique", "entities", "answer", "citations", "flags", "retrieved", "context_tokens",
-                "latency_ms", "corpus_tokens", "reason", "backend"):
+    for key in (
+        "shape",
+        "technique",
+        "entities",
+        "answer",
+        "citations",
+        "flags",
+        "retrieved",
+        "context_tokens",
+        "latency_ms",
+        "corpus_tokens",
+        "reason",
+        "backend",
+    ):
         assert key in data, key
     assert (data["shape"], data["technique"]) == ("connect", "shortest path")
     assert [e["name"] for e in data["entities"]] == ["Cypher", "PageRank"]

@@ -22,8 +22,9 @@ QUESTIONS = [
 ]
 
 
-def _asker(store, embedder, llm, names, stop: threading.Event, rounds: int | None = None,
-           absent: list | None = None) -> list[str]:
+def _asker(
+    store, embedder, llm, names, stop: threading.Event, rounds: int | None = None, absent: list | None = None
+) -> list[str]:
     """Ask every shape about the names ``names()`` gives, until stopped; the errors met. Seeds
     that PageRank left out (newer than the projection) are added to ``absent``."""
     errors, n = [], 0
@@ -32,8 +33,14 @@ def _asker(store, embedder, llm, names, stop: threading.Event, rounds: int | Non
         for template, shape in QUESTIONS:
             a, b = picked[n % len(picked)], picked[(n + 1) % len(picked)]
             try:
-                answer = ask(store, embedder, llm, template.format(a=a, b=b), shape=shape,
-                             entities=[a] if shape != "connect" else [a, b])
+                answer = ask(
+                    store,
+                    embedder,
+                    llm,
+                    template.format(a=a, b=b),
+                    shape=shape,
+                    entities=[a] if shape != "connect" else [a, b],
+                )
             except Exception as exc:  # the test counts them: there must be none
                 errors.append(f"{shape} {a}: {type(exc).__name__}: {exc}")
                 continue
@@ -47,14 +54,17 @@ def test_askers_at_once_with_no_projection_yet_all_get_answers(store, embedder, 
     build_seed_graph(store, embedder)  # no projection, no signatures: the state after a restart
     names = lambda: ["Cypher", "APOC", "Neo4j", "PageRank", "Docker"]  # noqa: E731
     with ThreadPoolExecutor(ASKERS) as pool:
-        done = list(pool.map(lambda _: _asker(store, embedder, offline_llm, names, threading.Event(), rounds=1),
-                             range(ASKERS)))
+        done = list(
+            pool.map(lambda _: _asker(store, embedder, offline_llm, names, threading.Event(), rounds=1), range(ASKERS))
+        )
     assert [e for errors in done for e in errors] == []
     builds = store.query("CALL gds.graph.list() YIELD graphName RETURN collect(graphName) AS names")[0]["names"]
     # one build for all askers of this process: the projection and its concept layer
     stamps = {name.split("@")[1] for name in builds}
-    assert len(stamps) == 1 and sorted(name.split("@")[0] for name in builds) == ["graphwiki-query",
-                                                                                  "graphwiki-query-concepts"]
+    assert len(stamps) == 1 and sorted(name.split("@")[0] for name in builds) == [
+        "graphwiki-query",
+        "graphwiki-query-concepts",
+    ]
 
 
 def test_refreshes_racing_each_other_and_the_askers_cause_no_error(store, embedder, offline_llm):
@@ -81,8 +91,10 @@ def _documents(n: int) -> dict[str, str]:
     docs = {}
     for i in range(n):
         a, b, c = (concept_name(900 + 3 * i + j, "Concept") for j in range(3))
-        docs[f"doc{i}.md"] = (f"# {a}\n\n{a} is a library for Neo4j. {a} was written by {b}. "
-                              f"{b} also maintains {c}, a tool that runs on Neo4j.")
+        docs[f"doc{i}.md"] = (
+            f"# {a}\n\n{a} is a library for Neo4j. {a} was written by {b}. "
+            f"{b} also maintains {c}, a tool that runs on Neo4j."
+        )
     return docs
 
 
@@ -112,5 +124,7 @@ def test_eight_askers_during_an_ingest_get_no_error(store, embedder, settings, o
     assert errors == []
     assert absent  # some askers asked about concepts newer than the projection, and were answered
     # the last batch refreshed the projection: everything is in it now
-    assert current_projection(store)["nodes"] == store.query(
-        "MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN count(n) AS n")[0]["n"]
+    assert (
+        current_projection(store)["nodes"]
+        == store.query("MATCH (n) WHERE n:Concept OR n:Claim OR n:Source RETURN count(n) AS n")[0]["n"]
+    )

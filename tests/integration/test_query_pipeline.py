@@ -31,12 +31,15 @@ def corpus_graph(_session_store, embedder, settings):
     store = _session_store
     store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
     llm = build_llm(settings.llm, settings.cache_dir)
-    report = ingest_documents(Ingestor(store=store, embedder=embedder, llm=llm),
-                              records_as_documents(_jsonl(SEED / "corpus.jsonl"), "seed"))
+    report = ingest_documents(
+        Ingestor(store=store, embedder=embedder, llm=llm), records_as_documents(_jsonl(SEED / "corpus.jsonl"), "seed")
+    )
     assert report.as_dict()["sources"]["new"] == 8
     refresh_projection(store)
-    docs = {r["id"]: [p.split("/", 1)[1] for p in r["paths"]] for r in store.query(
-        "MATCH (s:Source) RETURN s.id AS id, coalesce(s.paths, [s.path]) AS paths")}
+    docs = {
+        r["id"]: [p.split("/", 1)[1] for p in r["paths"]]
+        for r in store.query("MATCH (s:Source) RETURN s.id AS id, coalesce(s.paths, [s.path]) AS paths")
+    }
     return store, llm, docs
 
 
@@ -60,10 +63,13 @@ def test_related_on_the_ingested_corpus_ranks_direct_neighbours_first(corpus_gra
     assert answer.technique == "personalized pagerank (GDS)"
     ranking = [r["id"] for r in answer.details["ranking"]]
     # Knowledge edges only: a stage-2 "not the same entity" verdict is no relation.
-    direct = {r["id"] for r in store.query(
-        "MATCH (:Concept {id: $id})-[r:RELATED_TO|PART_OF]-(n:Concept) "
-        "RETURN DISTINCT n.id AS id",
-        id=_concept(store, "Kubernetes"))}
+    direct = {
+        r["id"]
+        for r in store.query(
+            "MATCH (:Concept {id: $id})-[r:RELATED_TO|PART_OF]-(n:Concept) RETURN DISTINCT n.id AS id",
+            id=_concept(store, "Kubernetes"),
+        )
+    }
     assert len(direct) >= 2
     assert set(ranking[: len(direct)]) == direct
 

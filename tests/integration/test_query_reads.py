@@ -16,12 +16,16 @@ from graphwiki_assets.core.store.keys import keys_for
 
 
 def _concepts(store, *rows: tuple[str, str, list[str], str]) -> None:
-    store.query("""
+    store.query(
+        """
         UNWIND $rows AS r
         CREATE (:Concept {id: r.id, name: r.name, aliases: r.aliases, keys: r.keys, type: 'Concept',
                           status: r.status, source_count: 1})""",
-                rows=[{"id": cid, "name": name, "aliases": aliases, "keys": keys_for(name, aliases), "status": status}
-                      for cid, name, aliases, status in rows])
+        rows=[
+            {"id": cid, "name": name, "aliases": aliases, "keys": keys_for(name, aliases), "status": status}
+            for cid, name, aliases, status in rows
+        ],
+    )
 
 
 def test_a_reader_runs_its_queries_in_one_transaction_and_survives_a_failed_one(store):
@@ -43,11 +47,13 @@ def test_a_reader_sees_what_was_committed_before_each_of_its_queries(store):
 
 
 def test_entities_link_through_the_key_index_by_name_alias_and_spacing(store, embedder):
-    _concepts(store,
-              ("c-graphrag", "GraphRAG", [], "current"),
-              ("c-vault", "Sable Vault", ["the Vault of Sable"], "current"),
-              ("c-vault-museum", "Sable Vault Museum", [], "current"),
-              ("c-old", "Tarnwick", [], "superseded"))
+    _concepts(
+        store,
+        ("c-graphrag", "GraphRAG", [], "current"),
+        ("c-vault", "Sable Vault", ["the Vault of Sable"], "current"),
+        ("c-vault-museum", "Sable Vault Museum", [], "current"),
+        ("c-old", "Tarnwick", [], "superseded"),
+    )
     linking = link_entities(store, embedder, ["Graph RAG", "vault of sable", "Sable Vault", "Tarnwick"])
     by_mention = {link.mention: link.concept_id for link in linking.links if link.match == "exact"}
     assert by_mention["Graph RAG"] == "c-graphrag"  # the same key once its spaces are gone
@@ -62,21 +68,28 @@ def test_a_name_written_as_one_word_finds_the_concept_spelled_in_two(store, embe
 
 
 def test_question_spans_link_to_concepts_named_exactly(store):
-    _concepts(store, ("c-vault", "Sable Vault", [], "current"), ("c-river", "Ombre River", [], "current"),
-              ("c-sable", "Sable", [], "current"))
+    _concepts(
+        store,
+        ("c-vault", "Sable Vault", [], "current"),
+        ("c-river", "Ombre River", [], "current"),
+        ("c-sable", "Sable", [], "current"),
+    )
     links = link_question(store, "How does the Sable Vault connect to the Ombre River?")
     assert [link.concept_id for link in links] == ["c-vault", "c-river"]  # the longest span wins over "Sable"
 
 
 def test_a_hub_summary_cites_its_newest_current_sources_not_all_of_them(store):
     total = SUMMARY_SOURCES + 5
-    store.query("""
+    store.query(
+        """
         CREATE (c:Concept {id: 'c-hub', name: 'Hub', type: 'Concept', status: 'current', summary: 'A hub.'})
         WITH c
         UNWIND range(1, $total) AS i
         CREATE (c)-[:DERIVED_FROM]->(:Source {id: 's-' + toString(i), title: 'S', path: 'p', sha256: 'x',
                 status: CASE WHEN i = $total THEN 'superseded' ELSE 'current' END,
-                ingested_at: datetime('2026-01-01') + duration({days: i})})""", total=total)
+                ingested_at: datetime('2026-01-01') + duration({days: i})})""",
+        total=total,
+    )
     sub = subgraph.load(store, Retrieval(technique="t", concepts=["c-hub"], summaries=["c-hub"]), stale_days=3650)
     hub = sub.concepts["c-hub"]
     newest_current = [f"s-{i}" for i in range(total - 1, total - 1 - SUMMARY_SOURCES, -1)]
@@ -104,11 +117,13 @@ def test_only_the_claims_an_answer_can_show_are_read_with_their_opponents(store)
 
 
 def test_the_corpus_size_in_an_answer_follows_new_sources(store, embedder, offline_llm):
-    store.query("CREATE (:Source {id: 's-a', title: 'A', path: 'a.md', sha256: 'a', status: 'current', text: $t})",
-                t="x" * 400)
+    store.query(
+        "CREATE (:Source {id: 's-a', title: 'A', path: 'a.md', sha256: 'a', status: 'current', text: $t})", t="x" * 400
+    )
     first = ask(store, embedder, offline_llm, "What is Nothing-here?", shape="what_is", entities=["Nothing-here"])
-    store.query("CREATE (:Source {id: 's-b', title: 'B', path: 'b.md', sha256: 'b', status: 'current', text: $t})",
-                t="y" * 800)
+    store.query(
+        "CREATE (:Source {id: 's-b', title: 'B', path: 'b.md', sha256: 'b', status: 'current', text: $t})", t="y" * 800
+    )
     second = ask(store, embedder, offline_llm, "What is Nothing-here?", shape="what_is", entities=["Nothing-here"])
     assert (first.corpus_tokens, second.corpus_tokens) == (estimate_tokens(400), estimate_tokens(1200))
 
@@ -125,14 +140,19 @@ def test_a_hub_hop_picks_by_edge_weight_then_relevance_exactly_as_scoring_every_
         return [x / norm for x in v]
 
     # A hub with 60 neighbours whose edges weigh 1 to 4, many tied, one neighbour unembedded.
-    neighbours = [{"id": f"n-{i:02d}", "weight": rng.choice([1, 1, 1, 2, 2, 3, 4]),
-                   "embedding": None if i == 5 else unit()} for i in range(60)]
-    store.query("""
+    neighbours = [
+        {"id": f"n-{i:02d}", "weight": rng.choice([1, 1, 1, 2, 2, 3, 4]), "embedding": None if i == 5 else unit()}
+        for i in range(60)
+    ]
+    store.query(
+        """
         CREATE (h:Concept {id: 'hub', name: 'Hub', status: 'current'})
         WITH h UNWIND $rows AS r
         CREATE (n:Concept {id: r.id, name: r.id, status: 'current'})
         SET n.embedding = r.embedding
-        CREATE (h)-[:RELATED_TO {weight: r.weight}]->(n)""", rows=neighbours)
+        CREATE (h)-[:RELATED_TO {weight: r.weight}]->(n)""",
+        rows=neighbours,
+    )
     question = unit()
 
     def relevance(n) -> float:  # Neo4j's cosine similarity lies in [0, 1]; no embedding scores 0

@@ -62,11 +62,13 @@ def test_every_statement_run_is_a_constant_of_the_cypher_module(path):
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in RUNNERS:
             first = node.args[0] if node.args else None
-            assert (isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name)
-                    and first.value.id == "cypher"), f"{path.name}:{node.lineno} runs something else than cypher.X"
+            assert (
+                isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name) and first.value.id == "cypher"
+            ), f"{path.name}:{node.lineno} runs something else than cypher.X"
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            assert not re.search(r"\b(MATCH|MERGE|DETACH DELETE|UNWIND)\b", node.value), \
+            assert not re.search(r"\b(MATCH|MERGE|DETACH DELETE|UNWIND)\b", node.value), (
                 f"{path.name}:{node.lineno} Cypher text outside cypher.py"
+            )
 
 
 def test_a_question_carrying_cypher_leaves_the_graph_intact(store, embedder, offline_llm):

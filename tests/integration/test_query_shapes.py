@@ -23,7 +23,16 @@ def test_each_shape_routes_to_its_technique_and_says_why(seed_graph, embedder, o
     answer = ask(seed_graph, embedder, offline_llm, question).as_dict()
     assert (answer["shape"], answer["technique"]) == (shape, technique)
     assert answer["reason"] and answer["backend"].startswith("offline")
-    for key in ("entities", "answer", "citations", "flags", "retrieved", "context_tokens", "latency_ms", "corpus_tokens"):
+    for key in (
+        "entities",
+        "answer",
+        "citations",
+        "flags",
+        "retrieved",
+        "context_tokens",
+        "latency_ms",
+        "corpus_tokens",
+    ):
         assert key in answer
     assert answer["citations"] and answer["context_tokens"] > 0 and answer["latency_ms"] > 0
 
@@ -102,9 +111,16 @@ def test_provenance_traces_a_claim_to_its_source_with_sha256(seed_graph, embedde
 def test_provenance_reports_a_file_changed_on_disk_since_ingest(seed_graph, embedder, offline_llm, tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "bolt.md").write_text("Bolt listens on port 9999 now.")
-    answer = ask(seed_graph, embedder, offline_llm, "Where does the claim that Bolt listens on port 7687 come from?",
-                 sources_dirs=[tmp_path])
-    assert answer.details["sources"] == [{"id": "src-bolt", "file": str(tmp_path / "docs" / "bolt.md"), "verified": False}]
+    answer = ask(
+        seed_graph,
+        embedder,
+        offline_llm,
+        "Where does the claim that Bolt listens on port 7687 come from?",
+        sources_dirs=[tmp_path],
+    )
+    assert answer.details["sources"] == [
+        {"id": "src-bolt", "file": str(tmp_path / "docs" / "bolt.md"), "verified": False}
+    ]
     assert any("changed on disk" in f for f in answer.flags)
 
 

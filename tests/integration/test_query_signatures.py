@@ -20,8 +20,12 @@ RETURN entry, count(DISTINCT m) AS n
 
 
 def _stored(store) -> dict[str, dict[str, int]]:
-    return {r["id"]: dict(zip(r["entries"] or [], r["counts"] or [])) for r in store.query(
-        "MATCH (c:Concept) RETURN c.id AS id, c.shape_entries AS entries, c.shape_counts AS counts")}
+    return {
+        r["id"]: dict(zip(r["entries"] or [], r["counts"] or []))
+        for r in store.query(
+            "MATCH (c:Concept) RETURN c.id AS id, c.shape_entries AS entries, c.shape_counts AS counts"
+        )
+    }
 
 
 def _live(store, cid: str) -> dict[str, int]:
@@ -34,8 +38,7 @@ def test_stored_signatures_are_the_live_neighbourhood_counts(store, embedder):
     done = refresh_signatures(store)
     assert done == {"stale": len(CONCEPTS), "written": len(CONCEPTS)}
     stored = _stored(store)
-    assert stored["c-apoc"] == {"related:Database": 1, "related:Organization": 1,
-                                "related:Programming Language": 1}
+    assert stored["c-apoc"] == {"related:Database": 1, "related:Organization": 1, "related:Programming Language": 1}
     assert all(stored[cid] == _live(store, cid) for cid in CONCEPTS)
     assert stale(store) == [] and refresh_signatures(store) == {"stale": 0, "written": 0}
 
@@ -43,8 +46,9 @@ def test_stored_signatures_are_the_live_neighbourhood_counts(store, embedder):
 def test_a_refresh_recomputes_what_changed_and_the_neighbours_of_a_retyped_concept(store, embedder):
     build_seed_graph(store, embedder)
     refresh_signatures(store)
-    store.query("MATCH (a:Concept {id: 'c-louvain'}), (b:Concept {id: 'c-java'}) "
-                "CREATE (a)-[:RELATED_TO {weight: 1}]->(b)")
+    store.query(
+        "MATCH (a:Concept {id: 'c-louvain'}), (b:Concept {id: 'c-java'}) CREATE (a)-[:RELATED_TO {weight: 1}]->(b)"
+    )
     assert sorted(stale(store)) == ["c-java", "c-louvain"]  # their edges changed
     refresh_signatures(store)
     assert _stored(store)["c-louvain"]["related:Programming Language"] == 1
@@ -85,12 +89,14 @@ def test_shaped_like_ranks_as_an_exhaustive_comparison_does(store, embedder):
     refresh_signatures(store)
     signatures = _stored(store)
     types = {r["id"]: r["type"] for r in store.query("MATCH (c:Concept) RETURN c.id AS id, c.type AS type")}
-    xs = [cid for cid, sig in sorted(signatures.items()) if sig][:: 40]
+    xs = [cid for cid, sig in sorted(signatures.items()) if sig][::40]
     assert len(xs) >= 8
     question = embedder.encode_one("Find something shaped like it")
     for x in xs:
         mine = _live(store, x)
-        same_type = {cid: s for cid, s in signatures.items() if cid != x and types[cid] == types[x] and set(s) & set(mine)}
+        same_type = {
+            cid: s for cid, s in signatures.items() if cid != x and types[cid] == types[x] and set(s) & set(mine)
+        }
         pool = same_type or {cid: s for cid, s in signatures.items() if cid != x and set(s) & set(mine)}
         exact = sorted((weighted_jaccard(mine, s) for s in pool.values()), reverse=True)[:8]
         found = shaped_like(store, question, [x], QueryOptions(shape_pool=10_000)).details["matches"]

@@ -36,8 +36,12 @@ class CountingReads:
 
 
 def _graph(store):
-    store.query(GRAPH, concepts=list(LEVEL), edges=[["x", "n1"], ["x", "n2"], ["n1", "m"]],
-                claims=[["cl-x1", "x"], ["cl-x2", "x"], ["cl-n1", "n1"], ["cl-n2", "n2"], ["cl-m", "m"]])
+    store.query(
+        GRAPH,
+        concepts=list(LEVEL),
+        edges=[["x", "n1"], ["x", "n2"], ["n1", "m"]],
+        claims=[["cl-x1", "x"], ["cl-x2", "x"], ["cl-n1", "n1"], ["cl-n2", "n2"], ["cl-m", "m"]],
+    )
 
 
 def test_when_the_entity_and_its_neighbours_fill_the_answer_the_next_hop_is_not_read(store, embedder):
@@ -54,6 +58,7 @@ def test_when_they_fall_short_the_next_hop_is_read_and_the_order_is_that_of_one_
     reads = CountingReads(store)
     claims = claims_by_distance(reads, question, LEVEL, opts)
     assert reads.asked == [{"x", "n1", "n2"}, {"m"}]
-    at_once = claims_about(store, question, [(c, h, opts.max_facts if h == 0 else max(1, opts.per_concept // h))
-                                            for c, h in LEVEL.items()])
+    at_once = claims_about(
+        store, question, [(c, h, opts.max_facts if h == 0 else max(1, opts.per_concept // h)) for c, h in LEVEL.items()]
+    )
     assert claims == at_once and claims[-1] == "cl-m"

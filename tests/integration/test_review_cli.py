@@ -10,8 +10,10 @@ from tests.support.clean_graph import plant_clean_graph
 
 
 def reviewed(store) -> dict[str, str]:
-    return {r["id"]: r["v"] for r in store.query(
-        "MATCH (j:Judgment) WHERE j.reviewed RETURN j.id AS id, j.review_verdict AS v")}
+    return {
+        r["id"]: r["v"]
+        for r in store.query("MATCH (j:Judgment) WHERE j.reviewed RETURN j.id AS id, j.review_verdict AS v")
+    }
 
 
 def test_review_lists_the_sample_without_asking_when_told_not_to(store, cli):

@@ -20,18 +20,20 @@ def concept(store, cid: str) -> dict:
 
 
 def about(store, claim: str) -> set[str]:
-    return {r["id"] for r in store.query(
-        "MATCH (:Claim {id: $id})-[:ABOUT]->(c:Concept) RETURN c.id AS id", id=claim)}
+    return {r["id"] for r in store.query("MATCH (:Claim {id: $id})-[:ABOUT]->(c:Concept) RETURN c.id AS id", id=claim)}
 
 
 def cites(store, cid: str) -> set[str]:
-    return {r["path"] for r in store.query(
-        "MATCH (:Concept {id: $id})-[:DERIVED_FROM]->(s:Source) RETURN s.path AS path", id=cid)}
+    return {
+        r["path"]
+        for r in store.query("MATCH (:Concept {id: $id})-[:DERIVED_FROM]->(s:Source) RETURN s.path AS path", id=cid)
+    }
 
 
 def links(store, a: str, b: str) -> list[str]:
-    return sorted(r["t"] for r in store.query(
-        "MATCH (:Concept {id: $a})-[r]-(:Concept {id: $b}) RETURN type(r) AS t", a=a, b=b))
+    return sorted(
+        r["t"] for r in store.query("MATCH (:Concept {id: $a})-[r]-(:Concept {id: $b}) RETURN type(r) AS t", a=a, b=b)
+    )
 
 
 def test_the_sample_holds_both_verdicts_and_only_unreviewed_judgments(store):
@@ -51,8 +53,12 @@ def test_confirming_marks_the_judgment_reviewed_and_changes_nothing_else(store):
 
     j = store.query("MATCH (j:Judgment {id: 'judgment-cql'}) RETURN j {.*} AS j")[0]["j"]
     assert (outcome.review_verdict, outcome.action) == ("confirmed", "marked")
-    assert (j["reviewed"], j["review_verdict"], j["reviewed_by"], j["review_reason"]) == (True, "confirmed", "ana",
-                                                                                          "CQL is Cypher")
+    assert (j["reviewed"], j["review_verdict"], j["reviewed_by"], j["review_reason"]) == (
+        True,
+        "confirmed",
+        "ana",
+        "CQL is Cypher",
+    )
     assert j["reviewed_at"].to_native() == NOW
     assert store.query("MATCH (n) WHERE NOT n:Judgment AND NOT n:LogEntry RETURN count(n) AS n")[0]["n"] == before
     with pytest.raises(ReviewError, match="already reviewed"):
@@ -64,8 +70,9 @@ def test_confirming_marks_the_judgment_reviewed_and_changes_nothing_else(store):
 def test_rejecting_a_same_splits_the_mention_back_out(store, embedder):
     plant_clean_graph(store)
 
-    outcome = reject(store, "judgment-cql", by="ana", reason="CQL is not Cypher here", now=NOW,
-                     embed=embedder.encode_one)
+    outcome = reject(
+        store, "judgment-cql", by="ana", reason="CQL is not Cypher here", now=NOW, embed=embedder.encode_one
+    )
 
     assert (outcome.action, outcome.concept_id) == ("split", CQL)
     cql, cypher = concept(store, CQL), concept(store, "cypher")
@@ -113,15 +120,19 @@ def test_a_review_round_trip_leaves_a_consistent_graph(store):
     assert all(r.count == 0 for r in verify_graph(store)), [r for r in verify_graph(store) if r.count]
     report = run_lint(store, now=NOW)
     assert {c.name for c in report.checks if c.count and c.name in DEFECT_CHECKS} == set()
-    assert store.query("MATCH (n) WHERE NOT n:LogEntry RETURN count(n) AS n")[0]["n"] == nodes + 1  # nothing deleted, one split off
+    assert (
+        store.query("MATCH (n) WHERE NOT n:LogEntry RETURN count(n) AS n")[0]["n"] == nodes + 1
+    )  # nothing deleted, one split off
     assert report.check("judgment_sample").count == 0
 
 
 def test_the_merged_node_is_followed_when_a_later_review_points_at_it(store):
     ids = plant_clean_graph(store)
-    store.query("CREATE (:Judgment {id: 'judgment-late', mention: 'GDS', candidate_id: 'neo4j', candidate_name: 'Neo4j',"
-                " verdict: 'NOT_SAME', source_id: $src, concept_id: 'gds', reviewed: false})",
-                src=ids["gds.md"])
+    store.query(
+        "CREATE (:Judgment {id: 'judgment-late', mention: 'GDS', candidate_id: 'neo4j', candidate_name: 'Neo4j',"
+        " verdict: 'NOT_SAME', source_id: $src, concept_id: 'gds', reviewed: false})",
+        src=ids["gds.md"],
+    )
     reject(store, "judgment-gds", now=NOW)
 
     outcome = reject(store, "judgment-late", now=NOW)
@@ -129,12 +140,15 @@ def test_the_merged_node_is_followed_when_a_later_review_points_at_it(store):
     assert (outcome.action, outcome.concept_id) == ("recorded", "neo4j")
 
 
-@pytest.mark.parametrize("text, outcome", [
-    ("CQL is imperative.", "moved"),
-    ("CQL differs from Cypher.", "shared"),
-    ("It is imperative.", "kept"),
-    ("Cypher is declarative.", "kept"),
-])
+@pytest.mark.parametrize(
+    "text, outcome",
+    [
+        ("CQL is imperative.", "moved"),
+        ("CQL differs from Cypher.", "shared"),
+        ("It is imperative.", "kept"),
+        ("Cypher is declarative.", "kept"),
+    ],
+)
 def test_a_claim_follows_the_split_mention_only_where_its_text_decides_it(text, outcome):
     node = {"name": "Cypher", "aliases": ["CQL", "openCypher"]}
 
@@ -152,4 +166,6 @@ def test_the_old_node_keeps_citing_the_source_while_the_text_still_names_it():
     plan = plan_split("Neo4j GDS", node, "Neo4j GDS runs on Neo4j.", [{"id": "c", "text": "Neo4j GDS is fast."}])
 
     assert plan.moved == ["c"] and plan.keep_citation  # "Neo4j" alone is still in the text
-    assert not plan_split("Neo4j GDS", node, "Neo4j GDS is fast.", [{"id": "c", "text": "Neo4j GDS is fast."}]).keep_citation
+    assert not plan_split(
+        "Neo4j GDS", node, "Neo4j GDS is fast.", [{"id": "c", "text": "Neo4j GDS is fast."}]
+    ).keep_citation

@@ -15,19 +15,26 @@ def claim(store, cid: str) -> dict:
 
 
 def add_claim(store, cid: str, contradicts: str, ids: dict) -> None:
-    store.query("""
+    store.query(
+        """
         MATCH (o:Claim {id: $other}), (s:Source {id: $src}), (k:Concept {id: 'cypher'})
         CREATE (c:Claim {id: $id, text: 'Cypher is procedural.', status: 'disputed', needs_review: false,
                          created_at: $now})-[:CONTRADICTS {detected_at: $now}]->(o),
                (c)-[:DERIVED_FROM]->(s), (c)-[:ABOUT]->(k)
-        SET o.status = 'disputed'""", id=cid, other=contradicts, src=ids["cypher.md"], now=NOW)
+        SET o.status = 'disputed'""",
+        id=cid,
+        other=contradicts,
+        src=ids["cypher.md"],
+        now=NOW,
+    )
 
 
 def test_the_loser_is_superseded_and_who_decided_when_and_why_is_recorded(store):
     plant_clean_graph(store)
 
-    result = resolve_dispute(store, "claim-imperative", winner="claim-declarative", by="ana",
-                             reason="the manual says declarative", now=NOW)
+    result = resolve_dispute(
+        store, "claim-imperative", winner="claim-declarative", by="ana", reason="the manual says declarative", now=NOW
+    )
 
     loser, winner = claim(store, "claim-imperative"), claim(store, "claim-declarative")
     assert (result.loser, result.winner, result.winner_status) == ("claim-imperative", "claim-declarative", "current")
@@ -35,8 +42,13 @@ def test_the_loser_is_superseded_and_who_decided_when_and_why_is_recorded(store)
     for c in (loser, winner):
         assert (c["decided_by"], c["decision_reason"]) == ("ana", "the manual says declarative")
         assert c["decided_at"].to_native() == NOW
-    assert store.query("MATCH (:Claim {id: 'claim-imperative'})-[r:CONTRADICTS]-(:Claim {id: 'claim-declarative'}) "
-                       "RETURN count(r) AS n")[0]["n"] == 1
+    assert (
+        store.query(
+            "MATCH (:Claim {id: 'claim-imperative'})-[r:CONTRADICTS]-(:Claim {id: 'claim-declarative'}) "
+            "RETURN count(r) AS n"
+        )[0]["n"]
+        == 1
+    )
     assert checks.open_disputes(store, NOW).count == 0
     assert all(r.count == 0 for r in verify_graph(store))
 
@@ -62,11 +74,14 @@ def test_the_losers_other_opponents_are_re_derived(store):
     assert checks.disputed_iff_contradicted(store).count == 0
 
 
-@pytest.mark.parametrize("loser, winner, message", [
-    ("claim-imperative", "claim-imperative", "against itself"),
-    ("claim-gds-plugin", "claim-declarative", "do not contradict"),
-    ("claim-nope", "claim-declarative", "no claim 'claim-nope'"),
-])
+@pytest.mark.parametrize(
+    "loser, winner, message",
+    [
+        ("claim-imperative", "claim-imperative", "against itself"),
+        ("claim-gds-plugin", "claim-declarative", "do not contradict"),
+        ("claim-nope", "claim-declarative", "no claim 'claim-nope'"),
+    ],
+)
 def test_a_dispute_that_does_not_exist_is_refused(store, loser, winner, message):
     plant_clean_graph(store)
 

@@ -49,7 +49,10 @@ def test_a_file_in_the_home_is_found_and_an_explicit_one_wins(tmp_path):
 
 def test_the_version_follows_the_content_not_the_layout():
     tools = parse(TOOLS, "a")
-    reordered = parse("# a comment\nthresholds:\n  staleness_days: 30\n" + TOOLS.replace("thresholds:\n  staleness_days: 30\n", ""), "b")
+    reordered = parse(
+        "# a comment\nthresholds:\n  staleness_days: 30\n" + TOOLS.replace("thresholds:\n  staleness_days: 30\n", ""),
+        "b",
+    )
     assert reordered.version == tools.version
     stricter = parse(TOOLS.replace("staleness_days: 30", "staleness_days: 7"), "c")
     assert stricter.version != tools.version
@@ -59,16 +62,24 @@ def test_the_version_follows_the_content_not_the_layout():
     assert retyped.extraction_version != tools.extraction_version
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("purpose: [unclosed", "not valid YAML"),
-    ("- just\n- a list", "must be a mapping"),
-    (TOOLS.replace("fallback: null", "fallbak: null"), "taxonomy.fallbak: Extra inputs are not permitted"),
-    (TOOLS.replace("fallback: null", "fallback: Gadget"), "fallback 'Gadget' is not one of the types"),
-    (TOOLS.replace("includes: [language", "relations: [KNOWS]\n      includes: [language"), "unknown relation type"),
-    (TOOLS.replace("thresholds:", "    - name: Language\n      definition: A language.\nthresholds:"),
-     "listed under both Technology and Language"),
-    (TOOLS.replace("staleness_days: 30", "staleness_days: 0"), "thresholds.staleness_days"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("purpose: [unclosed", "not valid YAML"),
+        ("- just\n- a list", "must be a mapping"),
+        (TOOLS.replace("fallback: null", "fallbak: null"), "taxonomy.fallbak: Extra inputs are not permitted"),
+        (TOOLS.replace("fallback: null", "fallback: Gadget"), "fallback 'Gadget' is not one of the types"),
+        (
+            TOOLS.replace("includes: [language", "relations: [KNOWS]\n      includes: [language"),
+            "unknown relation type",
+        ),
+        (
+            TOOLS.replace("thresholds:", "    - name: Language\n      definition: A language.\nthresholds:"),
+            "listed under both Technology and Language",
+        ),
+        (TOOLS.replace("staleness_days: 30", "staleness_days: 0"), "thresholds.staleness_days"),
+    ],
+)
 def test_a_malformed_config_is_refused_with_the_file_and_the_problem(tmp_path, text, problem):
     path = tmp_path / "graphwiki.yaml"
     path.write_text(text, encoding="utf-8")
@@ -87,8 +98,11 @@ def test_extracted_types_are_kept_mapped_sent_to_the_fallback_or_dropped_and_cou
     tools = TypeMapper(parse(TOOLS, "tools").taxonomy)
     extraction = ExtractResponse(
         concepts=[ExtractedConcept(name="Cypher", type="Language"), ExtractedConcept(name="Ada", type="Person")],
-        claims=[ExtractedClaim(text="Ada wrote no Cypher.", about=["Ada", "Cypher"]),
-                ExtractedClaim(text="Ada was born in London.", about=["Ada"])])
+        claims=[
+            ExtractedClaim(text="Ada wrote no Cypher.", about=["Ada", "Cypher"]),
+            ExtractedClaim(text="Ada was born in London.", about=["Ada"]),
+        ],
+    )
     typed, counts = tools.apply(extraction)
     assert [(c.name, c.type, c.extracted_type) for c in typed.concepts] == [("Cypher", "Technology", "Language")]
     assert [c.about for c in typed.claims] == [["Cypher"]]  # a claim about nothing left is dropped
@@ -97,14 +111,15 @@ def test_extracted_types_are_kept_mapped_sent_to_the_fallback_or_dropped_and_cou
 
 
 def _ingest(store, embedder, settings, paths, schema):
-    ingestor = Ingestor(store=store, embedder=embedder, llm=build_llm(settings.llm),
-                        config=IngestConfig(schema=schema))
+    ingestor = Ingestor(store=store, embedder=embedder, llm=build_llm(settings.llm), config=IngestConfig(schema=schema))
     return ingest_documents(ingestor, read_paths(paths)).as_dict()
 
 
 def _nodes(store, label: str) -> list[dict]:
-    return store.query(f"MATCH (n:{label}) RETURN n.name AS name, n.path AS path, n.type AS type, "
-                       "n.extracted_type AS extracted, n.config_version AS version ORDER BY n.name, n.path")
+    return store.query(
+        f"MATCH (n:{label}) RETURN n.name AS name, n.path AS path, n.type AS type, "
+        "n.extracted_type AS extracted, n.config_version AS version ORDER BY n.name, n.path"
+    )
 
 
 def test_editing_the_taxonomy_and_re_ingesting_re_types_the_nodes(store, embedder, settings, tmp_path):
@@ -133,8 +148,12 @@ def test_a_malformed_config_stops_the_cli_before_anything_is_written(store, sett
     bad = tmp_path / "graphwiki.yaml"
     bad.write_text(TOOLS.replace("fallback: null", "fallback: Gadget"), encoding="utf-8")
     write_sources(tmp_path / "sources", SMOKE_TEXTS)
-    for name, value in {"NEO4J_URI": settings.neo4j.uri, "NEO4J_PASSWORD": settings.neo4j.password,
-                        "GRAPHWIKI_HOME": str(tmp_path), "GRAPHWIKI_CONFIG": str(bad)}.items():
+    for name, value in {
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_PASSWORD": settings.neo4j.password,
+        "GRAPHWIKI_HOME": str(tmp_path),
+        "GRAPHWIKI_CONFIG": str(bad),
+    }.items():
         monkeypatch.setenv(name, value)
 
     assert main(["config"]) == 2
@@ -148,8 +167,10 @@ def test_the_extractor_is_asked_for_the_taxonomy_types():
     from graphwiki_assets.core.llm.calls import ExtractBatchRequest, ExtractRequest, TypeHint
     from graphwiki_assets.core.llm.prompts import extract_messages
 
-    request = ExtractBatchRequest(documents=[ExtractRequest(source_id="s", title="t", text="x")],
-                                  types=[TypeHint(name="Technology", definition="A piece of software.")])
+    request = ExtractBatchRequest(
+        documents=[ExtractRequest(source_id="s", title="t", text="x")],
+        types=[TypeHint(name="Technology", definition="A piece of software.")],
+    )
     system = extract_messages(request)[0]["content"]
     assert "exactly one of these types: Technology (A piece of software)" in system
 
@@ -173,8 +194,17 @@ def test_a_type_that_may_not_take_part_in_related_to_gets_no_such_edge(store, em
     _ingest(store, embedder, settings, write_sources(tmp_path / "sources", SMOKE_TEXTS), parse(PARTS_ONLY, "p"))
 
     # claims do tie a Technology to another concept: without the rule they would make an edge
-    assert store.query("MATCH (t:Concept {type: 'Technology'})<-[:ABOUT]-(:Claim)-[:ABOUT]->(o:Concept) "
-                       "WHERE o <> t RETURN count(*) AS n")[0]["n"] > 0
+    assert (
+        store.query(
+            "MATCH (t:Concept {type: 'Technology'})<-[:ABOUT]-(:Claim)-[:ABOUT]->(o:Concept) "
+            "WHERE o <> t RETURN count(*) AS n"
+        )[0]["n"]
+        > 0
+    )
     assert store.query("MATCH (:Concept {type: 'Technology'})-[r:RELATED_TO]-() RETURN count(r) AS n")[0]["n"] == 0
-    assert store.query("MATCH (:Concept {type: 'Thing'})-[r:RELATED_TO]-(:Concept {type: 'Thing'}) "
-                       "RETURN count(r) AS n")[0]["n"] > 0
+    assert (
+        store.query("MATCH (:Concept {type: 'Thing'})-[r:RELATED_TO]-(:Concept {type: 'Thing'}) RETURN count(r) AS n")[
+            0
+        ]["n"]
+        > 0
+    )

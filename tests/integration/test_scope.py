@@ -26,8 +26,10 @@ taxonomy:
       definition: Anything else.
 """
 
-RECIPE = {"pancakes.md": "# Pancakes\n\nWhisk flour, eggs and milk into a smooth batter. "
-                         "Fry the pancakes in butter until golden, then serve them with maple syrup."}
+RECIPE = {
+    "pancakes.md": "# Pancakes\n\nWhisk flour, eggs and milk into a smooth batter. "
+    "Fry the pancakes in butter until golden, then serve them with maple syrup."
+}
 
 
 def test_the_decision_follows_the_focus_and_the_exclusions(embedder):
@@ -48,9 +50,13 @@ def test_an_out_of_scope_source_is_kept_with_its_reason_and_promotes_nothing(sto
 
     assert [o["path"].rsplit("/", 1)[-1] for o in report["out_of_scope"]] == ["pancakes.md"]
     assert report["sources"]["new"] == len(paths)
-    rows = {r["path"].rsplit("/", 1)[-1]: r for r in store.query(
-        "MATCH (s:Source) RETURN s.path AS path, s.scope AS scope, s.scope_reason AS reason, "
-        "COUNT { (s)<-[:DERIVED_FROM]-() } AS derived, s.embedding IS NOT NULL AS embedded")}
+    rows = {
+        r["path"].rsplit("/", 1)[-1]: r
+        for r in store.query(
+            "MATCH (s:Source) RETURN s.path AS path, s.scope AS scope, s.scope_reason AS reason, "
+            "COUNT { (s)<-[:DERIVED_FROM]-() } AS derived, s.embedding IS NOT NULL AS embedded"
+        )
+    }
     recipe = rows.pop("pancakes.md")
     assert (recipe["scope"], recipe["derived"], recipe["embedded"]) == ("out", 0, True)
     assert "cooking and recipes" in recipe["reason"]
@@ -62,8 +68,10 @@ def test_an_out_of_scope_source_is_kept_with_its_reason_and_promotes_nothing(sto
 def test_an_answer_from_an_out_of_scope_source_says_so(store, embedder, settings, tmp_path):
     paths = write_sources(tmp_path / "sources", {**SMOKE_TEXTS, **RECIPE})
     llm = build_llm(settings.llm)
-    ingest_documents(Ingestor(store=store, embedder=embedder, llm=llm,
-                              config=IngestConfig(schema=parse(FOCUSED, "f"))), read_paths(paths))
+    ingest_documents(
+        Ingestor(store=store, embedder=embedder, llm=llm, config=IngestConfig(schema=parse(FOCUSED, "f"))),
+        read_paths(paths),
+    )
 
     answer = ask(store, embedder, llm, "What is maple syrup?")
 

@@ -34,10 +34,12 @@ MATERIALIZED = """query($path: [String!]!) { assetOrError(assetKey: {path: $path
   ... on Asset { assetMaterializations(limit: 50) { runId partition } } } }"""
 
 
-
 def _graphql(url: str, query: str, **variables) -> dict:
-    request = urllib.request.Request(f"{url}/graphql", data=json.dumps({"query": query, "variables": variables}).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{url}/graphql",
+        data=json.dumps({"query": query, "variables": variables}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())["data"]
 
@@ -65,20 +67,31 @@ def dagster_ui(settings, store, tmp_path):
     home.mkdir()
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
     port = free_port()
-    env = {**os.environ, "DAGSTER_HOME": str(home), "GRAPHWIKI_HOME": str(tmp_path),
-           "GRAPHWIKI_SOURCES_DIR": str(sources), "GRAPHWIKI_CACHE_DIR": str(tmp_path / "llm-cache"),
-           "NEO4J_URI": settings.neo4j.uri, "NEO4J_USERNAME": settings.neo4j.username,
-           "NEO4J_PASSWORD": settings.neo4j.password}
+    env = {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        "GRAPHWIKI_HOME": str(tmp_path),
+        "GRAPHWIKI_SOURCES_DIR": str(sources),
+        "GRAPHWIKI_CACHE_DIR": str(tmp_path / "llm-cache"),
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_USERNAME": settings.neo4j.username,
+        "NEO4J_PASSWORD": settings.neo4j.password,
+    }
     for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):  # the offline backend
         env.pop(key, None)
     log = tmp_path / "dg-dev.log"
     dg = Path(sys.executable).parent / "dg"
-    proc = subprocess.Popen([str(dg), "dev", "--port", str(port)], cwd=REPO_ROOT, env=env, stdout=open(log, "wb"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [str(dg), "dev", "--port", str(port)],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=open(log, "wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait("the webserver", lambda: urllib.request.urlopen(f"{url}/server_info", timeout=5).status == 200,
-              240, log)
+        _wait("the webserver", lambda: urllib.request.urlopen(f"{url}/server_info", timeout=5).status == 200, 240, log)
         yield url, sources, log
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -91,8 +104,10 @@ def dagster_ui(settings, store, tmp_path):
 @pytest.fixture
 def browser():
     missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
-    assert not missing, (f"{missing} not installed: `apt-get install -y chromium chromium-driver fonts-liberation` "
-                         "(scripts/test.sh does it)")
+    assert not missing, (
+        f"{missing} not installed: `apt-get install -y chromium chromium-driver fonts-liberation` "
+        "(scripts/test.sh does it)"
+    )
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -165,26 +180,45 @@ def test_a_new_file_runs_through_the_sensor_and_the_ui_shows_its_lineage_checks_
     assert tags["graphwiki/llm"].startswith("offline-rules/") and tags["dagster/sensor_name"] == "sources_sensor"
     # the lint report and the GDS projection follow the ingest by themselves (automation sensor)
     for asset in ("lint_report", "graph_projection"):
-        _wait(f"{asset} to be materialised after the ingest",
-              lambda asset=asset: _graphql(url, MATERIALIZED, path=[asset])["assetOrError"]["assetMaterializations"],
-              300, log)
+        _wait(
+            f"{asset} to be materialised after the ingest",
+            lambda asset=asset: _graphql(url, MATERIALIZED, path=[asset])["assetOrError"]["assetMaterializations"],
+            300,
+            log,
+        )
 
     shots = _artifacts()
     [location] = [e["name"] for e in _graphql(url, LOCATIONS)["workspaceOrError"]["locationEntries"]]
-    text = _open(browser, f"{url}/locations/{location}/asset-groups/ingest", "sources", "extracted_candidates",
-                 "resolved_concepts", "claim_links", "summaries", "4 Passed")
+    text = _open(
+        browser,
+        f"{url}/locations/{location}/asset-groups/ingest",
+        "sources",
+        "extracted_candidates",
+        "resolved_concepts",
+        "claim_links",
+        "summaries",
+        "4 Passed",
+    )
     browser.save_screenshot(str(shots / "1-ingest-asset-group.png"))
 
-    text = _open(browser, f"{url}/assets/claim_links?view=checks", "provenance_complete", "no_dangling_references",
-                 "disputed_iff_contradicted", "source_text_unchanged", "Passed")
+    text = _open(
+        browser,
+        f"{url}/assets/claim_links?view=checks",
+        "provenance_complete",
+        "no_dangling_references",
+        "disputed_iff_contradicted",
+        "source_text_unchanged",
+        "Passed",
+    )
     browser.save_screenshot(str(shots / "2-claim-links-checks.png"))
     assert "Failed" not in text and "This is a blocking asset check." in text
 
     text = _open(browser, f"{url}/assets/claim_links?view=partitions", "cypher.md")
     browser.save_screenshot(str(shots / "3-claim-links-partition.png"))
 
-    text = _open(browser, f"{url}/assets/lint_report", "lint_report", "orphan_rate", "provenance_completeness",
-                 "after_ingest")
+    text = _open(
+        browser, f"{url}/assets/lint_report", "lint_report", "orphan_rate", "provenance_completeness", "after_ingest"
+    )
     browser.save_screenshot(str(shots / "4-lint-report.png"))
     assert "Never materialized" not in text
 

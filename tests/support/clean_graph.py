@@ -63,32 +63,90 @@ def plant_clean_graph(store, at: datetime = YESTERDAY) -> dict[str, str]:
     ids = {path: source_id(path) for path in TEXTS}
     sources = [{"id": ids[p], "path": p, "title": p, "text": t, "sha256": sha256_text(t)} for p, t in TEXTS.items()]
     concepts = [
-        {"id": "cypher", "name": "Cypher", "type": "Language", "aliases": ["CQL"], "keys": ["cypher", "cql"],
-         "summary": "a graph query language", "source_count": 2},
+        {
+            "id": "cypher",
+            "name": "Cypher",
+            "type": "Language",
+            "aliases": ["CQL"],
+            "keys": ["cypher", "cql"],
+            "summary": "a graph query language",
+            "source_count": 2,
+        },
         {"id": "neo4j", "name": "Neo4j", "type": "Database", "aliases": [], "keys": ["neo4j"], "source_count": 3},
-        {"id": "gds", "name": "Neo4j Graph Data Science", "type": "Library", "aliases": [],
-         "keys": ["neo4j graph data science"], "source_count": 1},
+        {
+            "id": "gds",
+            "name": "Neo4j Graph Data Science",
+            "type": "Library",
+            "aliases": [],
+            "keys": ["neo4j graph data science"],
+            "source_count": 1,
+        },
     ]
     claims = [
-        {"id": "claim-declarative", "text": "Cypher is a declarative query language.", "status": "disputed",
-         "source": ids["cypher.md"], "about": ["cypher"]},
-        {"id": "claim-imperative", "text": "CQL is an imperative language.", "status": "disputed",
-         "source": ids["cql.md"], "about": ["cypher"]},
-        {"id": "claim-cql-queries", "text": "CQL is used to query Neo4j.", "status": "current",
-         "source": ids["cql.md"], "about": ["cypher", "neo4j"]},
-        {"id": "claim-gds-plugin", "text": "Neo4j Graph Data Science is a plugin of Neo4j.", "status": "current",
-         "source": ids["gds.md"], "about": ["gds", "neo4j"]},
+        {
+            "id": "claim-declarative",
+            "text": "Cypher is a declarative query language.",
+            "status": "disputed",
+            "source": ids["cypher.md"],
+            "about": ["cypher"],
+        },
+        {
+            "id": "claim-imperative",
+            "text": "CQL is an imperative language.",
+            "status": "disputed",
+            "source": ids["cql.md"],
+            "about": ["cypher"],
+        },
+        {
+            "id": "claim-cql-queries",
+            "text": "CQL is used to query Neo4j.",
+            "status": "current",
+            "source": ids["cql.md"],
+            "about": ["cypher", "neo4j"],
+        },
+        {
+            "id": "claim-gds-plugin",
+            "text": "Neo4j Graph Data Science is a plugin of Neo4j.",
+            "status": "current",
+            "source": ids["gds.md"],
+            "about": ["gds", "neo4j"],
+        },
     ]
-    cites = [["cypher", ids["cypher.md"]], ["cypher", ids["cql.md"]], ["neo4j", ids["cypher.md"]],
-             ["neo4j", ids["cql.md"]], ["neo4j", ids["gds.md"]], ["gds", ids["gds.md"]]]
+    cites = [
+        ["cypher", ids["cypher.md"]],
+        ["cypher", ids["cql.md"]],
+        ["neo4j", ids["cypher.md"]],
+        ["neo4j", ids["cql.md"]],
+        ["neo4j", ids["gds.md"]],
+        ["gds", ids["gds.md"]],
+    ]
     judgments = [
-        {"id": "judgment-cql", "mention": "CQL", "mention_context": "CQL is an imperative language.",
-         "candidate_id": "cypher", "candidate_name": "Cypher", "verdict": "SAME", "score": 0.81,
-         "backend": "offline", "reason": "acronym", "source_id": ids["cql.md"], "concept_id": "cypher"},
-        {"id": "judgment-gds", "mention": "Neo4j Graph Data Science", "mention_context": "a plugin of Neo4j",
-         "candidate_id": "neo4j", "candidate_name": "Neo4j", "verdict": "NOT_SAME", "score": 0.93,
-         "backend": "offline", "reason": "a library of Neo4j, not Neo4j", "source_id": ids["gds.md"],
-         "concept_id": "gds"},
+        {
+            "id": "judgment-cql",
+            "mention": "CQL",
+            "mention_context": "CQL is an imperative language.",
+            "candidate_id": "cypher",
+            "candidate_name": "Cypher",
+            "verdict": "SAME",
+            "score": 0.81,
+            "backend": "offline",
+            "reason": "acronym",
+            "source_id": ids["cql.md"],
+            "concept_id": "cypher",
+        },
+        {
+            "id": "judgment-gds",
+            "mention": "Neo4j Graph Data Science",
+            "mention_context": "a plugin of Neo4j",
+            "candidate_id": "neo4j",
+            "candidate_name": "Neo4j",
+            "verdict": "NOT_SAME",
+            "score": 0.93,
+            "backend": "offline",
+            "reason": "a library of Neo4j, not Neo4j",
+            "source_id": ids["gds.md"],
+            "concept_id": "gds",
+        },
     ]
     store.query(PLANT, sources=sources, concepts=concepts, claims=claims, cites=cites, judgments=judgments, at=at)
     store.query(LINKS, at=at, detected=at - timedelta(days=9))
@@ -96,6 +154,16 @@ def plant_clean_graph(store, at: datetime = YESTERDAY) -> dict[str, str]:
 
 
 # The checks that report a defect; a clean graph has none (the other two list deliberate states).
-DEFECT_CHECKS = {"provenance_complete", "no_dangling_references", "disputed_iff_contradicted",
-                 "source_text_unchanged", "source_files_unchanged", "orphan_concepts", "missing_properties",
-                 "stale_needs_review", "stale_sources", "stale_concepts", "oversized_hubs"}
+DEFECT_CHECKS = {
+    "provenance_complete",
+    "no_dangling_references",
+    "disputed_iff_contradicted",
+    "source_text_unchanged",
+    "source_files_unchanged",
+    "orphan_concepts",
+    "missing_properties",
+    "stale_needs_review",
+    "stale_sources",
+    "stale_concepts",
+    "oversized_hubs",
+}

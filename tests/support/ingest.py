@@ -47,11 +47,13 @@ def counts(store) -> dict:
     return store.query(
         "CALL () { MATCH (n) WHERE NOT n:LogEntry RETURN count(n) AS nodes } "
         "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } "
-        "RETURN nodes, rels")[0]
+        "RETURN nodes, rels"
+    )[0]
 
 
 def concept_named(store, name: str) -> list[dict]:
     return store.query(
         "MATCH (c:Concept) WHERE toLower(c.name) = toLower($name) OR "
         "any(a IN c.aliases WHERE toLower(a) = toLower($name)) RETURN c.id AS id, c.name AS name, c.aliases AS aliases",
-        name=name)
+        name=name,
+    )

@@ -10,6 +10,7 @@ import graphwiki_assets
 
 ROOT = Path(graphwiki_assets.__file__).parent
 
+
 def _imports(tree: ast.AST) -> list[str]:
     names, todo = [], [tree]
     while todo:
@@ -27,13 +28,16 @@ def _imports(tree: ast.AST) -> list[str]:
 
 def _graph(key=lambda module: module) -> dict[str, set[str]]:
     """Who imports whom, by ``key``; importing an enclosing package of one's own is no cycle."""
-    paths = {".".join(("graphwiki_assets", *p.relative_to(ROOT).with_suffix("").parts)).removesuffix(".__init__"): p
-             for p in ROOT.rglob("*.py")}
+    paths = {
+        ".".join(("graphwiki_assets", *p.relative_to(ROOT).with_suffix("").parts)).removesuffix(".__init__"): p
+        for p in ROOT.rglob("*.py")
+    }
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         targets = {t if t in paths else t.rpartition(".")[0] for t in _imports(ast.parse(path.read_text()))}
         graph.setdefault(key(name), set()).update(
-            key(t) for t in targets if t in paths and not name.startswith(t + ".") and key(t) != key(name))
+            key(t) for t in targets if t in paths and not name.startswith(t + ".") and key(t) != key(name)
+        )
     return graph
 
 

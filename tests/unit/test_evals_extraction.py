@@ -15,12 +15,21 @@ from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept
 from graphwiki_assets.core.llm.client import build_llm
 
 DOC = ex.GoldDoc(
-    id="d1", title="Tarnwell", text="", split="tune",
-    entities=(ex.GoldEntity("Tarnwell Mill", "ORG", ("the Mill",)), ex.GoldEntity("Ada Quell", "PER", ()),
-              ex.GoldEntity("Varn", "LOC", ()), ex.GoldEntity("1911", "TIME", ())),
-    facts=(ex.GoldFact("Tarnwell Mill founded by Ada Quell", ("Tarnwell Mill", "Ada Quell")),
-           ex.GoldFact("Tarnwell Mill location Varn", ("Tarnwell Mill", "Varn")),
-           ex.GoldFact("Tarnwell Mill inception 1911", ("Tarnwell Mill", "1911"))),
+    id="d1",
+    title="Tarnwell",
+    text="",
+    split="tune",
+    entities=(
+        ex.GoldEntity("Tarnwell Mill", "ORG", ("the Mill",)),
+        ex.GoldEntity("Ada Quell", "PER", ()),
+        ex.GoldEntity("Varn", "LOC", ()),
+        ex.GoldEntity("1911", "TIME", ()),
+    ),
+    facts=(
+        ex.GoldFact("Tarnwell Mill founded by Ada Quell", ("Tarnwell Mill", "Ada Quell")),
+        ex.GoldFact("Tarnwell Mill location Varn", ("Tarnwell Mill", "Varn")),
+        ex.GoldFact("Tarnwell Mill inception 1911", ("Tarnwell Mill", "1911")),
+    ),
 )
 
 
@@ -31,9 +40,11 @@ def test_coarse_type_reads_the_words_of_a_free_text_type():
 
 
 def test_concepts_match_by_normalised_name_or_alias_and_typed_by_class():
-    concepts = [ExtractedConcept(name="The Mill", type="Company"),  # an alias, right class
-                ExtractedConcept(name="ada quell", type="City"),  # the name, wrong class
-                ExtractedConcept(name="Gorse", type="Person")]  # not in the gold
+    concepts = [
+        ExtractedConcept(name="The Mill", type="Company"),  # an alias, right class
+        ExtractedConcept(name="ada quell", type="City"),  # the name, wrong class
+        ExtractedConcept(name="Gorse", type="Person"),
+    ]  # not in the gold
     m = ex.match_concepts(DOC, concepts)
     assert m["gold"] == 3  # the TIME entity is no concept
     assert m["found"] == {"Tarnwell Mill", "Ada Quell"} and m["found_typed"] == {"Tarnwell Mill"}
@@ -42,9 +53,11 @@ def test_concepts_match_by_normalised_name_or_alias_and_typed_by_class():
 
 
 def test_a_claim_states_a_fact_only_with_both_entities_and_enough_similarity():
-    claims = [ExtractedClaim(text="Ada Quell founded Tarnwell Mill.", about=[]),
-              ExtractedClaim(text="The Mill stands in Varn.", about=[]),  # entity by alias
-              ExtractedClaim(text="Ada Quell liked rowing.", about=[])]  # one entity only
+    claims = [
+        ExtractedClaim(text="Ada Quell founded Tarnwell Mill.", about=[]),
+        ExtractedClaim(text="The Mill stands in Varn.", about=[]),  # entity by alias
+        ExtractedClaim(text="Ada Quell liked rowing.", about=[]),
+    ]  # one entity only
     # hand-made cosines: claim x fact
     claim_vectors = np.eye(3, dtype=np.float32)
     fact_vectors = np.array([[0.9, 0, 0.1], [0, 0.3, 0], [0, 0, 0]], dtype=np.float32)
@@ -62,15 +75,25 @@ def test_a_claim_states_a_fact_only_with_both_entities_and_enough_similarity():
 def test_an_about_concept_counts_as_a_mention():
     concepts = [ExtractedConcept(name="Quell", aliases=["Ada Quell"])]
     claim = ExtractedClaim(text="She founded Tarnwell Mill.", about=["Quell"])
-    scores = ex.claim_fact_scores(DOC, [claim], concepts, np.ones((1, 2), np.float32) / np.sqrt(2),
-                                  np.ones((3, 2), np.float32) / np.sqrt(2))
+    scores = ex.claim_fact_scores(
+        DOC, [claim], concepts, np.ones((1, 2), np.float32) / np.sqrt(2), np.ones((3, 2), np.float32) / np.sqrt(2)
+    )
     assert scores[0, 0] == pytest.approx(1.0) and np.isneginf(scores[0, 1])
 
 
 def test_loading_refuses_a_fact_about_an_unknown_entity_and_an_unknown_type(tmp_path):
     path = tmp_path / "gold.jsonl"
-    path.write_text(json.dumps({"id": "x", "text": "t", "entities": [{"name": "A", "type": "PER"}],
-                                "facts": [{"text": "A knows B", "entities": ["A", "B"]}]}) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "id": "x",
+                "text": "t",
+                "entities": [{"name": "A", "type": "PER"}],
+                "facts": [{"text": "A knows B", "entities": ["A", "B"]}],
+            }
+        )
+        + "\n"
+    )
     with pytest.raises(ValueError, match="'B', which is not among the entities"):
         ex.load_gold(path)
     path.write_text(json.dumps({"id": "x", "text": "t", "entities": [{"name": "A", "type": "Person"}]}) + "\n")
@@ -78,13 +101,23 @@ def test_loading_refuses_a_fact_about_an_unknown_entity_and_an_unknown_type(tmp_
         ex.load_gold(path)
 
 
-GOLD = {"id": "g1", "title": "Tarnwell Mill", "split": "report",
-        "text": "Tarnwell Mill is a paper mill in Varn. Ada Quell founded Tarnwell Mill in 1911.",
-        "entities": [{"name": "Tarnwell Mill", "type": "ORG", "aliases": []}, {"name": "Varn", "type": "LOC"},
-                     {"name": "Ada Quell", "type": "PER"}, {"name": "1911", "type": "TIME"}],
-        "facts": [{"text": "Tarnwell Mill located in Varn", "entities": ["Tarnwell Mill", "Varn"]},
-                  {"text": "Tarnwell Mill founded by Ada Quell", "entities": ["Tarnwell Mill", "Ada Quell"]},
-                  {"text": "Tarnwell Mill inception 1911", "entities": ["Tarnwell Mill", "1911"]}]}
+GOLD = {
+    "id": "g1",
+    "title": "Tarnwell Mill",
+    "split": "report",
+    "text": "Tarnwell Mill is a paper mill in Varn. Ada Quell founded Tarnwell Mill in 1911.",
+    "entities": [
+        {"name": "Tarnwell Mill", "type": "ORG", "aliases": []},
+        {"name": "Varn", "type": "LOC"},
+        {"name": "Ada Quell", "type": "PER"},
+        {"name": "1911", "type": "TIME"},
+    ],
+    "facts": [
+        {"text": "Tarnwell Mill located in Varn", "entities": ["Tarnwell Mill", "Varn"]},
+        {"text": "Tarnwell Mill founded by Ada Quell", "entities": ["Tarnwell Mill", "Ada Quell"]},
+        {"text": "Tarnwell Mill inception 1911", "entities": ["Tarnwell Mill", "1911"]},
+    ],
+}
 
 
 def test_a_document_through_the_extraction_stage_is_scored_consistently(embedder, settings, tmp_path):

@@ -28,9 +28,15 @@ def test_retrieval_scores_one_question():
 
 
 def _baselines(value: float, tolerance: float = 0.02) -> dict:
-    return {"tolerance": tolerance, "evals": {"er_eval_general": {
-        "higher_is_better": {"two_stage.f1": value},
-        "lower_is_better": {"ingest.prompt_tokens_per_passage": {"value": 100, "tolerance": 10}}}}}
+    return {
+        "tolerance": tolerance,
+        "evals": {
+            "er_eval_general": {
+                "higher_is_better": {"two_stage.f1": value},
+                "lower_is_better": {"ingest.prompt_tokens_per_passage": {"value": 100, "tolerance": 10}},
+            }
+        },
+    }
 
 
 def test_a_metric_below_baseline_minus_tolerance_is_a_regression():
@@ -43,8 +49,9 @@ def test_a_metric_below_baseline_minus_tolerance_is_a_regression():
 
 def test_lower_is_better_metrics_and_missing_metrics_regress_too():
     costly = {"two_stage": {"f1": 0.9}, "ingest": {"prompt_tokens_per_passage": 111}}
-    assert [c.metric for c in baselines.regressions(baselines.compare("er_eval_general", costly, _baselines(0.5)))] \
-        == ["ingest.prompt_tokens_per_passage"]
+    assert [c.metric for c in baselines.regressions(baselines.compare("er_eval_general", costly, _baselines(0.5)))] == [
+        "ingest.prompt_tokens_per_passage"
+    ]
     assert baselines.regressions(baselines.compare("er_eval_general", {}, _baselines(0.5)))
 
 

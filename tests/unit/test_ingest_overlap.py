@@ -12,8 +12,18 @@ from graphwiki_assets.core.store.keys import keys_for
 
 
 def _mention(index: int, doc: int, name: str, aliases: list[str] | None = None) -> Mention:
-    return Mention(index=index, doc=doc, source_id=f"s{doc}", name=name, type="Concept", description="",
-                   aliases=aliases or [], context="", keys=keys_for(name, aliases or []), text=name)
+    return Mention(
+        index=index,
+        doc=doc,
+        source_id=f"s{doc}",
+        name=name,
+        type="Concept",
+        description="",
+        aliases=aliases or [],
+        context="",
+        keys=keys_for(name, aliases or []),
+        text=name,
+    )
 
 
 def test_shared_words_and_initials_are_overlap_and_other_names_are_not():

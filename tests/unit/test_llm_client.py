@@ -73,7 +73,14 @@ def test_usage_snapshot_diff_and_dict():
     u = Usage(calls=3, prompt_tokens=100)
     snap = u.snapshot()
     u.add(calls=2, cache_hits=1, prompt_tokens=50)
-    assert (u - snap).as_dict() == {"calls": 2, "cache_hits": 1, "prompt_tokens": 50, "completion_tokens": 0, "retries": 0, "failures": 0}
+    assert (u - snap).as_dict() == {
+        "calls": 2,
+        "cache_hits": 1,
+        "prompt_tokens": 50,
+        "completion_tokens": 0,
+        "retries": 0,
+        "failures": 0,
+    }
     assert snap.calls == 3  # a snapshot does not move with the live counters
     assert (snap + (u - snap)).as_dict() == u.as_dict()
     u.add("judge", calls=1, prompt_tokens=7)
@@ -109,8 +116,15 @@ class Scripted(BaseLLM):
 
 
 def test_conflict_verdicts_for_unasked_ids_are_dropped_and_silent_ids_default_to_unrelated():
-    req = ConflictRequest(pairs=[ClaimPair(pair_id=i, concept="X", new_claim="a", existing_claim="b") for i in ("a", "b")])
-    first = ConflictResponse(verdicts=[ConflictVerdict(pair_id="a", relation="contradicts"), ConflictVerdict(pair_id="zz", relation="supports")])
+    req = ConflictRequest(
+        pairs=[ClaimPair(pair_id=i, concept="X", new_claim="a", existing_claim="b") for i in ("a", "b")]
+    )
+    first = ConflictResponse(
+        verdicts=[
+            ConflictVerdict(pair_id="a", relation="contradicts"),
+            ConflictVerdict(pair_id="zz", relation="supports"),
+        ]
+    )
     llm = Scripted(first, ConflictResponse(verdicts=[]))
     resp = llm.conflicts(req)
     assert [(v.pair_id, v.relation) for v in resp.verdicts] == [("a", "contradicts"), ("b", "unrelated")]
@@ -123,6 +137,10 @@ def test_duplicate_verdicts_keep_the_first():
     from graphwiki_assets.core.llm.calls import JudgeResponse, Verdict
 
     req = JudgeRequest(pairs=[JudgePair(pair_id="p", mention=EntityView(name="A"), candidate=EntityView(name="B"))])
-    llm = Scripted(JudgeResponse(verdicts=[Verdict(pair_id="p", verdict="DIFFERENT", confidence=3.0), Verdict(pair_id="p", verdict="SAME")]))
+    llm = Scripted(
+        JudgeResponse(
+            verdicts=[Verdict(pair_id="p", verdict="DIFFERENT", confidence=3.0), Verdict(pair_id="p", verdict="SAME")]
+        )
+    )
     resp = llm.judge(req)
     assert [(v.same, v.confidence) for v in resp.verdicts] == [(False, 1.0)] and resp.dropped == 1

@@ -30,44 +30,71 @@ CASES = [
     # negation and antonym cancel out
     ("Kell Bridge", "The bridge is open to traffic.", "The bridge is not closed to traffic.", "supports"),
     # the same statement about two different named things
-    ("Hardin County", "Roundhead Township is one of the townships of Hardin County.", "Goshen Township is one of the townships of Hardin County.", "unrelated"),
-    ("Poland", "Gmina Elk is a district in northern Poland.", "Gmina Jordan is a district in southern Poland.", "unrelated"),
+    (
+        "Hardin County",
+        "Roundhead Township is one of the townships of Hardin County.",
+        "Goshen Township is one of the townships of Hardin County.",
+        "unrelated",
+    ),
+    (
+        "Poland",
+        "Gmina Elk is a district in northern Poland.",
+        "Gmina Jordan is a district in southern Poland.",
+        "unrelated",
+    ),
     # a date that only says when something was reported is not the quantity
     ("Kortel", "As of 2018, Kortel had no office in Asia.", "As of 2017, Kortel had no office in Asia.", "supports"),
     # different aspects
     ("Paris", "Paris hosted the 1924 Summer Olympics.", "Paris has a mild oceanic climate.", "unrelated"),
-    ("Dunmore", "The population was 12,741 at the 2010 census.", "The population was 13,492 at the 2000 census.", "unrelated"),
+    (
+        "Dunmore",
+        "The population was 12,741 at the 2010 census.",
+        "The population was 13,492 at the 2000 census.",
+        "unrelated",
+    ),
     ("Cypher", "Cypher is not only declarative but also concise.", "Cypher is hard to learn.", "unrelated"),
 ]
 
 
 @pytest.mark.parametrize("concept,new,old,expected", CASES, ids=[f"{c[3]}:{c[1][:30]}" for c in CASES])
 def test_relation(concept, new, old, expected):
-    resp = OfflineLLM().conflicts(ConflictRequest(pairs=[ClaimPair(pair_id="p", concept=concept, new_claim=new, existing_claim=old)]))
+    resp = OfflineLLM().conflicts(
+        ConflictRequest(pairs=[ClaimPair(pair_id="p", concept=concept, new_claim=new, existing_claim=old)])
+    )
     (v,) = resp.verdicts
     assert v.relation == expected, v.reason
     assert v.reason
 
 
 def test_reasons_name_the_opposite_words_as_written():
-    pair = ClaimPair(pair_id="p", concept="Cypher", new_claim="Cypher is declarative.", existing_claim="Cypher is imperative.")
+    pair = ClaimPair(
+        pair_id="p", concept="Cypher", new_claim="Cypher is declarative.", existing_claim="Cypher is imperative."
+    )
     (v,) = OfflineLLM().conflicts(ConflictRequest(pairs=[pair])).verdicts
     assert "declarative" in v.reason and "imperative" in v.reason
 
 
 def test_opposite_definitions_under_another_name_of_the_concept_contradict():
     # The claims share nothing but the defining adjective; the subject is an alias.
-    pair = ClaimPair(pair_id="p", concept="Cypher", concept_aliases=["CQL"],
-                     new_claim="CQL is an imperative language in which the user spells out each step.",
-                     existing_claim="Cypher is a declarative query language for property graphs.")
+    pair = ClaimPair(
+        pair_id="p",
+        concept="Cypher",
+        concept_aliases=["CQL"],
+        new_claim="CQL is an imperative language in which the user spells out each step.",
+        existing_claim="Cypher is a declarative query language for property graphs.",
+    )
     (v,) = OfflineLLM().conflicts(ConflictRequest(pairs=[pair])).verdicts
     assert v.relation == "contradicts"
     assert "imperative" in v.reason and "declarative" in v.reason
 
 
 def test_definitions_of_different_subjects_do_not_contradict():
-    pair = ClaimPair(pair_id="p", concept="Cypher", concept_aliases=["CQL"],
-                     new_claim="Java is an imperative language.",
-                     existing_claim="Cypher is a declarative query language.")
+    pair = ClaimPair(
+        pair_id="p",
+        concept="Cypher",
+        concept_aliases=["CQL"],
+        new_claim="Java is an imperative language.",
+        existing_claim="Cypher is a declarative query language.",
+    )
     (v,) = OfflineLLM().conflicts(ConflictRequest(pairs=[pair])).verdicts
     assert v.relation != "contradicts"

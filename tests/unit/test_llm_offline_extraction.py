@@ -19,7 +19,10 @@ def by_name(resp):
 
 
 def test_title_entity_comes_first_typed_from_its_definition():
-    resp = run("Marrowby Press", "The Marrowby Press is an independent publisher based in Leeds. It was founded by Ada Quill in 1987.")
+    resp = run(
+        "Marrowby Press",
+        "The Marrowby Press is an independent publisher based in Leeds. It was founded by Ada Quill in 1987.",
+    )
     assert resp.concepts[0].name == "Marrowby Press"
     assert resp.concepts[0].type == "Publisher"
     assert resp.backend == OFFLINE_LABEL
@@ -88,7 +91,9 @@ def test_a_name_inside_an_alias_list_is_not_a_separate_concept():
 
 
 def test_quoted_terms_are_concepts():
-    names = set(by_name(run("Dray Weekly", 'Dray Weekly is a sister paper of "Kestrel", "The Ledger" and "Morning Post".')))
+    names = set(
+        by_name(run("Dray Weekly", 'Dray Weekly is a sister paper of "Kestrel", "The Ledger" and "Morning Post".'))
+    )
     assert {"Kestrel", "Ledger", "Morning Post"} <= names
 
 
@@ -101,7 +106,9 @@ def test_lowercase_defined_terms_and_their_plurals():
 
 
 def test_name_plus_extra_words_is_a_different_concept():
-    text = "Harborline is a hosting company. Harborline Cloud is its managed platform, and Harborline Labs builds tools."
+    text = (
+        "Harborline is a hosting company. Harborline Cloud is its managed platform, and Harborline Labs builds tools."
+    )
     names = set(by_name(run("Harborline", text)))
     assert {"Harborline", "Harborline Cloud", "Harborline Labs"} <= names
 
@@ -131,7 +138,10 @@ def test_title_qualifiers_and_place_suffixes():
     assert parse_title("Brand (play)") == ("Brand", "Play")
     assert parse_title("Galicia (Spain)") == ("Galicia", None)
     assert parse_title("Meehan, Wisconsin", "Meehan is a community.") == ("Meehan", None)
-    assert parse_title("The Good, the Bad and the Ugly", "The Good, the Bad and the Ugly is a film.")[0] == "The Good, the Bad and the Ugly"
+    assert (
+        parse_title("The Good, the Bad and the Ugly", "The Good, the Bad and the Ugly is a film.")[0]
+        == "The Good, the Bad and the Ugly"
+    )
 
 
 def test_file_name_titles_count_only_when_the_text_uses_them():
@@ -143,7 +153,7 @@ def test_deterministic_bounded_and_fast():
     paragraph = (
         "The Orrin Trust is a charitable foundation based in Dunmore, Westshire. It was founded in 1921 by "
         "Elsa Orrin and Tomas Vey, who served as its first chairman. The Trust funds the Dunmore Museum of "
-        "Natural History (DMNH) and the Westshire Rowing Club, and publishes \"Orrin Quarterly\". In 2004 it "
+        'Natural History (DMNH) and the Westshire Rowing Club, and publishes "Orrin Quarterly". In 2004 it '
         "merged with the Vey Foundation, also known as the Harbour Fund. Its headquarters are in the former "
         "Dunmore Corn Exchange on Mill Street, near the River Tarrow."
     )
@@ -160,14 +170,31 @@ def test_an_acronym_in_parentheses_belongs_to_the_whole_name_right_before_it():
     # "X (Y)" defines Y as X as written, even when Y spells only X's tail; no part of X
     # becomes a concept of its own from that occurrence.
     for sentence, whole, tail in [
-        ("Neo4j Graph Data Science (GDS) is a library of graph algorithms.", "Neo4j Graph Data Science", "Graph Data Science"),
-        ("The Harwick County Rural Transit Authority (RTA) runs the buses.", "Harwick County Rural Transit Authority", "Rural Transit Authority"),
-        ("Patients join the Velmont Chronic Fatigue Registry (CFR) after diagnosis.", "Velmont Chronic Fatigue Registry", "Chronic Fatigue Registry"),
+        (
+            "Neo4j Graph Data Science (GDS) is a library of graph algorithms.",
+            "Neo4j Graph Data Science",
+            "Graph Data Science",
+        ),
+        (
+            "The Harwick County Rural Transit Authority (RTA) runs the buses.",
+            "Harwick County Rural Transit Authority",
+            "Rural Transit Authority",
+        ),
+        (
+            "Patients join the Velmont Chronic Fatigue Registry (CFR) after diagnosis.",
+            "Velmont Chronic Fatigue Registry",
+            "Chronic Fatigue Registry",
+        ),
     ]:
         concepts = by_name(run("notes.md", sentence))
         assert concepts[whole].aliases == [sentence.split("(")[1].split(")")[0]]
         assert tail not in concepts
-    assert by_name(run("notes.md", "Neo4j Graph Data Science (GDS) is a library of graph algorithms."))["Neo4j Graph Data Science"].type == "Library"
+    assert (
+        by_name(run("notes.md", "Neo4j Graph Data Science (GDS) is a library of graph algorithms."))[
+            "Neo4j Graph Data Science"
+        ].type
+        == "Library"
+    )
 
 
 def test_an_acronym_spelling_a_name_after_of_the_or_a_possessive_belongs_to_that_name():

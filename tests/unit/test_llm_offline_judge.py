@@ -34,9 +34,15 @@ SAME = [
     (E(name="Carl Rogers"), E(name="Carl Ransom Rogers")),  # middle name
     (E(name="G. Stanley Hall"), E(name="Granville Stanley Hall")),  # initial
     (E(name="Harborline Inc."), E(name="Harborline")),  # corporate suffix only
-    (E(name="Tchaikovsky", context="Russian composer of Swan Lake."), E(name="Tchaikowsky", context="He composed Swan Lake.")),
+    (
+        E(name="Tchaikovsky", context="Russian composer of Swan Lake."),
+        E(name="Tchaikowsky", context="He composed Swan Lake."),
+    ),
     (E(name="Mongo"), E(name="MongoDB")),  # a one-word name without its technical suffix
-    (E(name="Postgres", context="Postgres stores rows in heap files."), E(name="PostgreSQL", context="PostgreSQL stores tables in heap files.")),
+    (
+        E(name="Postgres", context="Postgres stores rows in heap files."),
+        E(name="PostgreSQL", context="PostgreSQL stores tables in heap files."),
+    ),
     # listings of one product: identifiers agree, the rest is the maker or the platform
     (E(name="Atlas Mapper v4.0", context="maker: Korvo"), E(name="Korvo Atlas Mapper 4 (Mac)")),
     (E(name="atlasmapper 4 deluxe"), E(name="atlas mapper 4 deluxe")),
@@ -52,19 +58,30 @@ NOT_SAME = [
     (E(name="Windows 10"), E(name="Windows 11")),  # numbers differ
     (E(name="Mercury", type="Planet"), E(name="Mercury", type="Element")),  # types clearly differ
     (E(name="Jordan", type="Country"), E(name="Jordan", type="Basketball player")),
-    (E(name="Mercury", context="Mercury is the smallest planet."), E(name="Mercury", context="Mercury is a chemical element.")),
-    (E(name="Harborline Cloud", context="Harborline Cloud is a managed platform offered by Harborline."), E(name="Harborline")),
+    (
+        E(name="Mercury", context="Mercury is the smallest planet."),
+        E(name="Mercury", context="Mercury is a chemical element."),
+    ),
+    (
+        E(name="Harborline Cloud", context="Harborline Cloud is a managed platform offered by Harborline."),
+        E(name="Harborline"),
+    ),
     (E(name="Vexa", context="Vexa is a product of Kortel."), E(name="Kortel")),
     (E(name="QDX", context="QDX is not to be confused with QDR."), E(name="QDR")),
     (E(name="Austria"), E(name="Australia")),
     (E(name="Drenmark"), E(name="Solvane")),  # nothing in common: never merge by default
     (E(name="Tensor"), E(name="TensorFlow")),
-    (E(name="Postgres", context="Postgres stores rows in heap files."), E(name="PostgreSQL Conference", context="A yearly meeting.")),
+    (
+        E(name="Postgres", context="Postgres stores rows in heap files."),
+        E(name="PostgreSQL Conference", context="A yearly meeting."),
+    ),
     (E(name="Atlas Mapper 3"), E(name="Atlas Mapper 4")),  # versions differ
     (E(name="Korvo Atlas Mapper 4 [Mac]"), E(name="Korvo Atlas Mapper 4 upgrade for Mac")),  # not a person's name
     (E(name="Atlas Mapper", context="maker: Korvo"), E(name="Atlas Mapper Cloud")),  # an extra word nobody states
-    (E(name="Talvo", context="Talvo compiles to bytecode for a small virtual machine and ships a package manager."),
-     E(name="Talvo", context="Talvo floods the lowland farms each spring before it reaches the delta.")),
+    (
+        E(name="Talvo", context="Talvo compiles to bytecode for a small virtual machine and ships a package manager."),
+        E(name="Talvo", context="Talvo floods the lowland farms each spring before it reaches the delta."),
+    ),
 ]
 
 
@@ -86,17 +103,31 @@ def test_not_same(a, b):
 RELATED = [
     (E(name="Harborline"), E(name="Harborline Cloud")),  # one name is the other plus words
     (E(name="Vexa", context="Vexa is a product of Kortel."), E(name="Kortel")),
-    (E(name="Tillmoor Bridge", context="Tillmoor Bridge crosses the Auden river."),
-     E(name="Auden", type="River", context="The Auden flows north.")),  # the context names the other
-    (E(name="Marrow", type="Language", context="Marrow is the job language of Pellstone."),
-     E(name="Pellstone", type="Software", context="Pellstone runs streaming jobs.")),  # types differ, yet connected
+    (
+        E(name="Tillmoor Bridge", context="Tillmoor Bridge crosses the Auden river."),
+        E(name="Auden", type="River", context="The Auden flows north."),
+    ),  # the context names the other
+    (
+        E(name="Marrow", type="Language", context="Marrow is the job language of Pellstone."),
+        E(name="Pellstone", type="Software", context="Pellstone runs streaming jobs."),
+    ),  # types differ, yet connected
 ]
 DIFFERENT = [
     (E(name="Drenmark"), E(name="Solvane")),
     (E(name="AWS"), E(name="Azure")),  # the same kind of thing is not a connection
     (E(name="QDX", context="QDX is not to be confused with QDR."), E(name="QDR")),  # named only to tell apart
-    (E(name="Orrin", type="River", context="Orrin drains the northern moor, floods each spring and reaches the bay."),
-     E(name="Orrin", type="Software", context="Orrin schedules batch jobs on a cluster, retries failed tasks, keeps logs.")),
+    (
+        E(
+            name="Orrin",
+            type="River",
+            context="Orrin drains the northern moor, floods each spring and reaches the bay.",
+        ),
+        E(
+            name="Orrin",
+            type="Software",
+            context="Orrin schedules batch jobs on a cluster, retries failed tasks, keeps logs.",
+        ),
+    ),
 ]
 
 

@@ -18,7 +18,11 @@ ROUTES = [
     ("What topics are related to entity resolution?", "related", ["entity resolution"]),
     ("Show me similar topics to Harborline", "related", ["Harborline"]),
     ("How does Cypher connect to GDS?", "connect", ["Cypher", "GDS"]),
-    ("How is the University of Notre Dame related to Xiao Qiang?", "connect", ["University of Notre Dame", "Xiao Qiang"]),
+    (
+        "How is the University of Notre Dame related to Xiao Qiang?",
+        "connect",
+        ["University of Notre Dame", "Xiao Qiang"],
+    ),
     ("What is the link between Paris and London?", "connect", ["Paris", "London"]),
     ("Find something shaped like the Harborline Cloud", "shaped_like", ["Harborline Cloud"]),
     ("Are there things like PostgreSQL?", "shaped_like", ["PostgreSQL"]),
@@ -27,7 +31,11 @@ ROUTES = [
     ("Neo4j vs. PostgreSQL?", "compare", ["Neo4j", "PostgreSQL"]),
     ("What is the difference between AWS and Azure?", "compare", ["AWS", "Azure"]),
     ("Where does the claim that Cypher is declarative come from?", "provenance", ["Cypher is declarative"]),
-    ("What is the source of the claim that Paris hosted the 1924 Olympics?", "provenance", ["Paris hosted the 1924 Olympics"]),
+    (
+        "What is the source of the claim that Paris hosted the 1924 Olympics?",
+        "provenance",
+        ["Paris hosted the 1924 Olympics"],
+    ),
 ]
 
 
@@ -39,7 +47,11 @@ def test_route(question, shape, entities):
 
 @pytest.mark.parametrize(
     "question,type_filter",
-    [("Which databases support vector indexes?", "Database"), ("List all cities in the graph", "City"), ("Which people founded Kortel?", "Person")],
+    [
+        ("Which databases support vector indexes?", "Database"),
+        ("List all cities in the graph", "City"),
+        ("Which people founded Kortel?", "Person"),
+    ],
 )
 def test_topic_questions_carry_a_singular_type_filter(question, type_filter):
     resp = OfflineLLM().route(RouteRequest(question=question))
@@ -60,7 +72,9 @@ FACTS = [
 
 
 def test_answer_ranks_facts_by_overlap_and_cites_them():
-    resp = OfflineLLM().answer(AnswerRequest(question="Is Cypher a declarative language?", shape="what_is", facts=FACTS))
+    resp = OfflineLLM().answer(
+        AnswerRequest(question="Is Cypher a declarative language?", shape="what_is", facts=FACTS)
+    )
     assert resp.sentences[0].fact_ids == ["c2"]
     # a fact whose status is not current is flagged inside its sentence
     assert resp.sentences[0].text == "Cypher is a declarative query language [disputed — see c2]."
@@ -72,7 +86,10 @@ def test_answer_ranks_facts_by_overlap_and_cites_them():
 def test_answer_is_bounded_and_empty_without_facts():
     many = [Fact(fact_id=f"f{i}", text=f"Kortel opened office number {i}.", source_ids=["s"]) for i in range(20)]
     llm = OfflineLLM()
-    assert len(llm.answer(AnswerRequest(question="Where did Kortel open offices?", shape="topic", facts=many)).sentences) == 8
+    assert (
+        len(llm.answer(AnswerRequest(question="Where did Kortel open offices?", shape="topic", facts=many)).sentences)
+        == 8
+    )
     assert llm.answer(AnswerRequest(question="What is Kortel?", shape="what_is", facts=[])).sentences == []
 
 
@@ -89,5 +106,7 @@ def test_summary_is_extractive_distinct_and_bounded():
 
 
 def test_summary_keeps_the_current_summary_first():
-    resp = OfflineLLM().summarize(SummaryRequest(name="Kortel", current_summary="Kortel makes disks.", facts=["Kortel was founded in 1990."]))
+    resp = OfflineLLM().summarize(
+        SummaryRequest(name="Kortel", current_summary="Kortel makes disks.", facts=["Kortel was founded in 1990."])
+    )
     assert resp.summary == "Kortel makes disks. Kortel was founded in 1990."

@@ -43,13 +43,17 @@ def test_a_heading_that_names_an_entity_stays_the_documents_subject():
     resp = run("Marrowby Press", "# Marrowby Press\n\nIt is an independent publisher based in Leeds.")
     assert names(resp)[0] == "Marrowby Press"
     assert about(resp)["It is an independent publisher based in Leeds."][0] == "Marrowby Press"
-    resp = run("Saving Private Ryan", "# Saving Private Ryan\n\nSaving Private Ryan is a 1998 war film by Steven Spielberg.")
+    resp = run(
+        "Saving Private Ryan", "# Saving Private Ryan\n\nSaving Private Ryan is a 1998 war film by Steven Spielberg."
+    )
     assert names(resp)[0] == "Saving Private Ryan"  # gerund-led, but the text uses it as a name
     assert names(run("notes.md", "# Cypher\n\nCypher is a query language."))[0] == "Cypher"
 
 
 def test_a_lowercase_heading_the_text_defines_is_a_concept_through_its_definition():
-    resp = run("tidal-notes.md", "# Tidal counselling\n\nTidal counselling is a form of psychotherapy developed by Mira Lund.")
+    resp = run(
+        "tidal-notes.md", "# Tidal counselling\n\nTidal counselling is a form of psychotherapy developed by Mira Lund."
+    )
     assert names(resp)[0] == "Tidal counselling"
 
 

@@ -113,20 +113,28 @@ def server():
 
 
 def make_llm(server: ChatServer, max_retries: int = 2, cache_dir=None):
-    settings = LLMSettings(api_key="test-key", base_url=server.base_url, model="test-model", timeout_s=TIMEOUT_S, max_retries=max_retries)
+    settings = LLMSettings(
+        api_key="test-key", base_url=server.base_url, model="test-model", timeout_s=TIMEOUT_S, max_retries=max_retries
+    )
     return build_llm(settings, cache_dir, backoff_base=0.01, backoff_max=0.05)
 
 
-EXTRACT = ExtractRequest(source_id="s1", title="Cypher", text="Cypher, also known as CQL, is a declarative query language.")
+EXTRACT = ExtractRequest(
+    source_id="s1", title="Cypher", text="Cypher, also known as CQL, is a declarative query language."
+)
+
+
 def _documents(**by_id) -> str:
     """An extraction reply: one answer per document id."""
     return json.dumps({"documents": [{"doc_id": doc_id, **answer} for doc_id, answer in by_id.items()]})
 
 
-GOOD_EXTRACT = _documents(s1={
-    "concepts": [{"name": "Cypher", "type": "Language", "description": "A query language.", "aliases": ["CQL"]}],
-    "claims": [{"text": "Cypher is a declarative query language.", "about": ["Cypher"]}],
-})
+GOOD_EXTRACT = _documents(
+    s1={
+        "concepts": [{"name": "Cypher", "type": "Language", "description": "A query language.", "aliases": ["CQL"]}],
+        "claims": [{"text": "Cypher is a declarative query language.", "about": ["Cypher"]}],
+    }
+)
 
 
 def test_good_reply_is_validated_labelled_and_counted(server):
@@ -136,7 +144,14 @@ def test_good_reply_is_validated_labelled_and_counted(server):
     assert resp.backend == "openai:test-model" and llm.label == "openai:test-model" and not llm.offline
     assert [c.name for c in resp.concepts] == ["Cypher"] and resp.concepts[0].aliases == ["CQL"]
     assert resp.claims[0].about == ["Cypher"]
-    assert llm.usage.as_dict() == {"calls": 1, "cache_hits": 0, "prompt_tokens": 11, "completion_tokens": 7, "retries": 0, "failures": 0}
+    assert llm.usage.as_dict() == {
+        "calls": 1,
+        "cache_hits": 0,
+        "prompt_tokens": 11,
+        "completion_tokens": 7,
+        "retries": 0,
+        "failures": 0,
+    }
     sent = server.requests[0]
     assert sent["model"] == "test-model"
     assert sent["response_format"]["type"] == "json_schema"
@@ -156,7 +171,9 @@ def test_source_text_is_fenced_as_data(server):
 
 
 def test_rate_limit_then_success_is_retried(server):
-    server.push(Reply(status=429, body={"error": {"message": "slow down"}}, headers={"Retry-After": "0"}), Reply(GOOD_EXTRACT))
+    server.push(
+        Reply(status=429, body={"error": {"message": "slow down"}}, headers={"Retry-After": "0"}), Reply(GOOD_EXTRACT)
+    )
     llm = make_llm(server)
     assert llm.extract(EXTRACT).concepts[0].name == "Cypher"
     assert len(server.requests) == 2
@@ -227,8 +244,10 @@ def test_code_fenced_json_is_accepted(server):
 
 
 def test_an_empty_summary_is_repaired(server):
-    server.push(Reply('{"summaries": [{"concept_id": "c1", "summary": "  "}]}'),
-                Reply('{"summaries": [{"concept_id": "c1", "summary": "Cypher is a query language."}]}'))
+    server.push(
+        Reply('{"summaries": [{"concept_id": "c1", "summary": "  "}]}'),
+        Reply('{"summaries": [{"concept_id": "c1", "summary": "Cypher is a query language."}]}'),
+    )
     resp = make_llm(server).summarize(SummaryRequest(name="Cypher", facts=["Cypher is a query language."]))
     assert resp.summary == "Cypher is a query language."
 
@@ -236,17 +255,19 @@ def test_an_empty_summary_is_repaired(server):
 def test_extraction_drops_claims_about_unknown_concepts_and_merges_duplicates(server):
     server.push(
         Reply(
-            _documents(s1={
-                "concepts": [
-                    {"name": "Cypher", "type": "Concept", "description": "", "aliases": []},
-                    {"name": " cypher ", "type": "Language", "description": "Query language.", "aliases": ["CQL"]},
-                    {"name": "  ", "type": "Concept", "description": "", "aliases": []},
-                ],
-                "claims": [
-                    {"text": "CQL is declarative.", "about": ["cql"]},
-                    {"text": "Gremlin is imperative.", "about": ["Gremlin"]},
-                ],
-            })
+            _documents(
+                s1={
+                    "concepts": [
+                        {"name": "Cypher", "type": "Concept", "description": "", "aliases": []},
+                        {"name": " cypher ", "type": "Language", "description": "Query language.", "aliases": ["CQL"]},
+                        {"name": "  ", "type": "Concept", "description": "", "aliases": []},
+                    ],
+                    "claims": [
+                        {"text": "CQL is declarative.", "about": ["cql"]},
+                        {"text": "Gremlin is imperative.", "about": ["Gremlin"]},
+                    ],
+                }
+            )
         )
     )
     resp = make_llm(server).extract(EXTRACT)
@@ -259,20 +280,37 @@ def _judge_request() -> JudgeRequest:
     return JudgeRequest(
         pairs=[
             JudgePair(pair_id="p1", mention=EntityView(name="CQL"), candidate=EntityView(name="Cypher")),
-            JudgePair(pair_id="p2", mention=EntityView(name="Harborline"), candidate=EntityView(name="Harborline Cloud")),
+            JudgePair(
+                pair_id="p2", mention=EntityView(name="Harborline"), candidate=EntityView(name="Harborline Cloud")
+            ),
         ]
     )
 
 
 def _verdicts(*items) -> str:
-    return json.dumps({"verdicts": [{"pair_id": i, "verdict": "SAME" if s else "DIFFERENT", "confidence": 0.9,
-                                     "reason": "r"} for i, s in items]})
+    return json.dumps(
+        {
+            "verdicts": [
+                {"pair_id": i, "verdict": "SAME" if s else "DIFFERENT", "confidence": 0.9, "reason": "r"}
+                for i, s in items
+            ]
+        }
+    )
 
 
 def test_verdicts_are_three_way_and_an_older_two_way_answer_still_reads(server):
-    server.push(Reply(json.dumps({"verdicts": [
-        {"pair_id": "p1", "same": True, "confidence": 0.9, "reason": "acronym"},  # the v4 form
-        {"pair_id": "p2", "verdict": "related", "confidence": 0.8, "reason": "a product line of it"}]})))
+    server.push(
+        Reply(
+            json.dumps(
+                {
+                    "verdicts": [
+                        {"pair_id": "p1", "same": True, "confidence": 0.9, "reason": "acronym"},  # the v4 form
+                        {"pair_id": "p2", "verdict": "related", "confidence": 0.8, "reason": "a product line of it"},
+                    ]
+                }
+            )
+        )
+    )
     resp = make_llm(server).judge(_judge_request())
     assert [(v.pair_id, v.verdict) for v in resp.verdicts] == [("p1", "SAME"), ("p2", "RELATED")]
     schema = server.requests[0]["response_format"]["json_schema"]["schema"]
@@ -301,18 +339,30 @@ def test_answer_keeps_only_citations_of_given_facts(server):
     server.push(
         Reply(
             json.dumps(
-                {"sentences": [{"text": "Cypher is declarative.", "fact_ids": ["f1", "f7"]}, {"text": "Made up.", "fact_ids": ["f9"]}]}
+                {
+                    "sentences": [
+                        {"text": "Cypher is declarative.", "fact_ids": ["f1", "f7"]},
+                        {"text": "Made up.", "fact_ids": ["f9"]},
+                    ]
+                }
             )
         )
     )
-    req = AnswerRequest(question="Is Cypher declarative?", shape="what_is", facts=[Fact(fact_id="f1", text="Cypher is declarative.", source_ids=["s1"])])
+    req = AnswerRequest(
+        question="Is Cypher declarative?",
+        shape="what_is",
+        facts=[Fact(fact_id="f1", text="Cypher is declarative.", source_ids=["s1"])],
+    )
     resp = make_llm(server).answer(req)
     assert [(s.text, s.fact_ids) for s in resp.sentences] == [("Cypher is declarative.", ["f1"])]
     assert resp.dropped == 1
 
 
 def test_endpoint_without_json_schema_support_falls_back_to_json_mode(server):
-    server.push(Reply(status=400, body={"error": {"message": "response_format json_schema is not supported"}}), Reply(GOOD_EXTRACT))
+    server.push(
+        Reply(status=400, body={"error": {"message": "response_format json_schema is not supported"}}),
+        Reply(GOOD_EXTRACT),
+    )
     llm = make_llm(server)
     assert llm.extract(EXTRACT).concepts[0].name == "Cypher"
     second = server.requests[1]

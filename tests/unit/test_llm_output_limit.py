@@ -18,14 +18,18 @@ from graphwiki_assets.core.settings import LLMSettings
 
 
 def _served(server: RulesServer):
-    settings = LLMSettings(api_key="test", base_url=server.base_url, model="rules", timeout_s=10, max_retries=1,
-                           concurrency=4)
+    settings = LLMSettings(
+        api_key="test", base_url=server.base_url, model="rules", timeout_s=10, max_retries=1, concurrency=4
+    )
     return build_llm(settings, None, backoff_base=0.01, backoff_max=0.02)
 
 
 def _entity(n: int) -> EntityView:
-    return EntityView(name=f"Quillon {n}", type="Instrument",
-                      context=f"Quillon {n} is a tide gauge of the Varn harbour, installed in pier {n}.")
+    return EntityView(
+        name=f"Quillon {n}",
+        type="Instrument",
+        context=f"Quillon {n} is a tide gauge of the Varn harbour, installed in pier {n}.",
+    )
 
 
 def _pairs(n: int) -> list[tuple[EntityView, EntityView]]:
@@ -66,8 +70,10 @@ def test_after_a_reply_is_cut_off_the_client_packs_later_calls_below_that_size()
 
 def test_conflict_calls_cut_off_are_asked_again_in_halves():
     existing = _Existing("claim-old", "The Quillon gauge reads in metres.", "current", [1.0, 0.0], None)
-    pairs = [_Pair(0, f"claim-{i}", f"The Quillon gauge reads in unit {i}.", existing, "Quillon gauge", [])
-             for i in range(30)]
+    pairs = [
+        _Pair(0, f"claim-{i}", f"The Quillon gauge reads in unit {i}.", existing, "Quillon gauge", [])
+        for i in range(30)
+    ]
     expected = _ask(OfflineLLM(), pairs, ConflictConfig(pairs_per_call=30))
     with RulesServer(max_output_tokens=300) as server:
         verdicts = _ask(_served(server), pairs, ConflictConfig(pairs_per_call=30))
@@ -98,4 +104,3 @@ def test_an_entity_is_known_by_everything_the_judge_reads_of_it():
     assert entity_key(a) == entity_key(a.model_copy())
     assert entity_key(a) != entity_key(a.model_copy(update={"context": "A harbour crane."}))
     assert entity_key(a) != entity_key(a.model_copy(update={"aliases": []}))
-

@@ -28,32 +28,58 @@ from graphwiki_assets.core.llm.calls import (
 from graphwiki_assets.core.llm.rules_server import request_from_messages
 
 KORTEL = EntityView(name="Kortel", type="Company", aliases=["Kortel Inc"], context="Kortel makes disks.")
-JUDGE = JudgeRequest(pairs=[
-    JudgePair(pair_id="1", mention=EntityView(name="Kortel Systems", context="A disk maker."), candidate=KORTEL),
-    JudgePair(pair_id="2", mention=EntityView(name="Kortl", context="Kortl sells disks."), candidate=KORTEL),
-])
-CONFLICTS = ConflictRequest(pairs=[
-    ClaimPair(pair_id="1", concept="Tarn", concept_aliases=["Lake Tarn"], new_claim="Tarn is 40 m deep.",
-              existing_claim="Tarn is 12 m deep."),
-    ClaimPair(pair_id="2", concept="Tarn", concept_aliases=["Lake Tarn"], new_claim="Tarn is 40 m deep.",
-              existing_claim="Tarn freezes in winter."),
-])
+JUDGE = JudgeRequest(
+    pairs=[
+        JudgePair(pair_id="1", mention=EntityView(name="Kortel Systems", context="A disk maker."), candidate=KORTEL),
+        JudgePair(pair_id="2", mention=EntityView(name="Kortl", context="Kortl sells disks."), candidate=KORTEL),
+    ]
+)
+CONFLICTS = ConflictRequest(
+    pairs=[
+        ClaimPair(
+            pair_id="1",
+            concept="Tarn",
+            concept_aliases=["Lake Tarn"],
+            new_claim="Tarn is 40 m deep.",
+            existing_claim="Tarn is 12 m deep.",
+        ),
+        ClaimPair(
+            pair_id="2",
+            concept="Tarn",
+            concept_aliases=["Lake Tarn"],
+            new_claim="Tarn is 40 m deep.",
+            existing_claim="Tarn freezes in winter.",
+        ),
+    ]
+)
 REQUESTS = {
-    "extract": ExtractBatchRequest(documents=[
-        ExtractRequest(source_id="s1", title="Kortel", text="Kortel\n\nKortel is a hardware company."),
-        ExtractRequest(source_id="s2", title="Tarn", text="# Tarn\nTarn is a lake."),
-    ]),
+    "extract": ExtractBatchRequest(
+        documents=[
+            ExtractRequest(source_id="s1", title="Kortel", text="Kortel\n\nKortel is a hardware company."),
+            ExtractRequest(source_id="s2", title="Tarn", text="# Tarn\nTarn is a lake."),
+        ]
+    ),
     "judge": JUDGE,
     "conflicts": CONFLICTS,
-    "summarize": SummaryBatchRequest(concepts=[
-        SummaryRequest(concept_id="c1", name="Kortel", type="Company", facts=["Kortel makes disks."]),
-        SummaryRequest(concept_id="c2", name="Tarn", current_summary="A lake.", facts=["Tarn freezes."]),
-    ]),
+    "summarize": SummaryBatchRequest(
+        concepts=[
+            SummaryRequest(concept_id="c1", name="Kortel", type="Company", facts=["Kortel makes disks."]),
+            SummaryRequest(concept_id="c2", name="Tarn", current_summary="A lake.", facts=["Tarn freezes."]),
+        ]
+    ),
     "route": RouteRequest(question="What is Kortel?"),
-    "answer": AnswerRequest(question="What is Kortel?", shape="what_is",
-                            facts=[Fact(fact_id="f1", text="Kortel makes disks.", source_ids=["s1"])]),
-    "support": SupportRequest(pairs=[SupportPair(pair_id="1", statement="Kortel makes disks.",
-                                                 evidence=["Kortel makes disks.", "Tarn is a lake."])]),
+    "answer": AnswerRequest(
+        question="What is Kortel?",
+        shape="what_is",
+        facts=[Fact(fact_id="f1", text="Kortel makes disks.", source_ids=["s1"])],
+    ),
+    "support": SupportRequest(
+        pairs=[
+            SupportPair(
+                pair_id="1", statement="Kortel makes disks.", evidence=["Kortel makes disks.", "Tarn is a lake."]
+            )
+        ]
+    ),
 }
 
 

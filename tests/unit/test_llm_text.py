@@ -22,7 +22,10 @@ def test_sentences_do_not_break_at_initials_abbreviations_or_decimals():
 
 def test_list_items_and_headings_are_their_own_sentences():
     assert split_sentences("# Setup\n- install Java\n- run the server\n\nThen it\ncontinues here.") == [
-        "# Setup", "install Java", "run the server", "Then it continues here.",
+        "# Setup",
+        "install Java",
+        "run the server",
+        "Then it continues here.",
     ]
 
 

@@ -41,19 +41,41 @@ class Entry:
 
     def as_row(self) -> dict[str, Any]:
         # inputs/outputs are nested; a property holds them as JSON text
-        return {"id": self.id, "at": self.at, "action": self.action, "actor": self.actor, "backend": self.backend,
-                "summary": self.summary, "inputs": json.dumps(self.inputs, sort_keys=True, default=str),
-                "outputs": json.dumps(self.outputs, sort_keys=True, default=str)}
+        return {
+            "id": self.id,
+            "at": self.at,
+            "action": self.action,
+            "actor": self.actor,
+            "backend": self.backend,
+            "summary": self.summary,
+            "inputs": json.dumps(self.inputs, sort_keys=True, default=str),
+            "outputs": json.dumps(self.outputs, sort_keys=True, default=str),
+        }
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Entry:
-        return cls(id=row["id"], at=row["at"], action=row["action"], actor=row["actor"] or "",
-                   backend=row["backend"] or "", summary=row["summary"] or "",
-                   inputs=json.loads(row["inputs"] or "{}"), outputs=json.loads(row["outputs"] or "{}"))
+        return cls(
+            id=row["id"],
+            at=row["at"],
+            action=row["action"],
+            actor=row["actor"] or "",
+            backend=row["backend"] or "",
+            summary=row["summary"] or "",
+            inputs=json.loads(row["inputs"] or "{}"),
+            outputs=json.loads(row["outputs"] or "{}"),
+        )
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "at": self.at, "action": self.action, "actor": self.actor, "backend": self.backend,
-                "summary": self.summary, "inputs": self.inputs, "outputs": self.outputs}
+        return {
+            "id": self.id,
+            "at": self.at,
+            "action": self.action,
+            "actor": self.actor,
+            "backend": self.backend,
+            "summary": self.summary,
+            "inputs": self.inputs,
+            "outputs": self.outputs,
+        }
 
 
 def append_in(tx: ManagedTransaction, *entries: Entry) -> None:
@@ -68,8 +90,9 @@ def append(store: GraphStore, *entries: Entry) -> None:
         store.write(append_in, *entries)
 
 
-def read_entries(store: GraphStore, since: datetime | None = None, action: str | None = None,
-                 limit: int = 100) -> list[Entry]:
+def read_entries(
+    store: GraphStore, since: datetime | None = None, action: str | None = None, limit: int = 100
+) -> list[Entry]:
     """The newest ``limit`` entries at or after ``since``, oldest first."""
     if action is not None and action not in ACTIONS:
         raise ValueError(f"unknown audit action {action!r}; known: {', '.join(ACTIONS)}")

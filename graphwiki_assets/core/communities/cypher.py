@@ -11,7 +11,7 @@ CALL gds.leiden.stream($layer, {{
 }})
 YIELD nodeId, communityId, intermediateCommunityIds
 WITH gds.util.asNode(nodeId) AS c, communityId, intermediateCommunityIds
-WHERE {in_play('c')}
+WHERE {in_play("c")}
 RETURN c.id AS id, coalesce(intermediateCommunityIds, [communityId]) AS levels
 """
 
@@ -66,18 +66,18 @@ CALL (k) {{
   ORDER BY inner DESC, c.id
   LIMIT $max_members
   RETURN collect({{id: c.id, name: c.name, type: coalesce(c.type, 'Concept'), summary: coalesce(c.summary, ''),
-                  sources: [(c)-[:DERIVED_FROM]->(s:Source) WHERE {in_play('s')} | s.id][..3]}})
+                  sources: [(c)-[:DERIVED_FROM]->(s:Source) WHERE {in_play("s")} | s.id][..3]}})
          AS members
 }}
 CALL (k) {{
   MATCH (c:Concept)-[:IN_COMMUNITY]->(k)
   MATCH (c)<-[:ABOUT]-(cl:Claim)
-  WHERE {in_play('cl')}
+  WHERE {in_play("cl")}
   WITH cl, count(DISTINCT c) AS tied
   ORDER BY tied DESC, cl.id
   LIMIT $max_facts
   RETURN collect({{id: cl.id, text: cl.text,
-                  sources: [(cl)-[:DERIVED_FROM]->(s:Source) WHERE {in_play('s')} | s.id]}})
+                  sources: [(cl)-[:DERIVED_FROM]->(s:Source) WHERE {in_play("s")} | s.id]}})
          AS facts
 }}
 RETURN k.id AS id, members, facts

@@ -88,12 +88,15 @@ def partition(rows: list[dict], min_size: int) -> Partition:
         for child, parent in zip(path, path[1:]):
             if child != parent:
                 parents.setdefault(child, parent)
-    out.communities = {cid: Community(id=cid, members=e["members"], level=e["level"], top=e["top"],
-                                      parent=parents.get(cid)) for cid, e in found.items()}
+    out.communities = {
+        cid: Community(id=cid, members=e["members"], level=e["level"], top=e["top"], parent=parents.get(cid))
+        for cid, e in found.items()
+    }
     return out
 
 
 def detect(store: GraphStore, layer: str, config: CommunityConfig) -> Partition:
-    rows = store.query(cypher.LEIDEN_STREAM, layer=layer, seed=config.seed, max_levels=config.max_levels,
-                       gamma=config.gamma)
+    rows = store.query(
+        cypher.LEIDEN_STREAM, layer=layer, seed=config.seed, max_levels=config.max_levels, gamma=config.gamma
+    )
     return partition(rows, config.min_size)

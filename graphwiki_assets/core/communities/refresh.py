@@ -51,7 +51,8 @@ class CommunityRun:
         if self.failed:
             raise CommunityReportsFailed(
                 f"{len(self.failed)} of {self.communities} communities have no report (their LLM calls failed: "
-                f"{'; '.join(self.errors[:3]) or 'no report returned'}); run again to ask for them")
+                f"{'; '.join(self.errors[:3]) or 'no report returned'}); run again to ask for them"
+            )
 
 
 def _placed(store: GraphStore, config: CommunityConfig) -> Partition:
@@ -63,8 +64,13 @@ def _placed(store: GraphStore, config: CommunityConfig) -> Partition:
     return with_projection(store, on, concept_layer())
 
 
-def refresh_communities(store: GraphStore, embedder, llm, config: CommunityConfig = CommunityConfig(),
-                        log: Callable[[str], None] = lambda msg: None) -> CommunityRun:
+def refresh_communities(
+    store: GraphStore,
+    embedder,
+    llm,
+    config: CommunityConfig = CommunityConfig(),
+    log: Callable[[str], None] = lambda msg: None,
+) -> CommunityRun:
     started = time.monotonic()
     ensure_schema(store, embedder.dimension)
     status = projection_status(store)
@@ -77,9 +83,11 @@ def refresh_communities(store: GraphStore, embedder, llm, config: CommunityConfi
     new = [c for c in communities if c.id not in existing]
     rows = [{"id": c.id, "size": c.size, "level": c.level, "top": c.top, "members": list(c.members)} for c in new]
     for i in range(0, len(rows), 500):
-        store.query(cypher.WRITE, communities=rows[i:i + 500])
-    store.query(cypher.PLACES, communities=[{"id": c.id, "level": c.level, "top": c.top}
-                                            for c in communities if c.id in existing])
+        store.query(cypher.WRITE, communities=rows[i : i + 500])
+    store.query(
+        cypher.PLACES,
+        communities=[{"id": c.id, "level": c.level, "top": c.top} for c in communities if c.id in existing],
+    )
     dropped = store.query(cypher.DROP_STALE, keep=[c.id for c in communities])[0]["dropped"]
     store.query(cypher.LINK_PARENTS, links=[{"child": c.id, "parent": c.parent} for c in communities if c.parent])
     unreported = [c.id for c in sorted(communities, key=lambda c: (-c.size, c.id)) if not existing.get(c.id, False)]
@@ -88,11 +96,22 @@ def refresh_communities(store: GraphStore, embedder, llm, config: CommunityConfi
     reports = write_reports(store, embedder, llm, unreported, config)
     used = llm.usage.snapshot() - before
     return CommunityRun(
-        concepts=found.concepts, covered=found.covered(), levels=found.levels, communities=len(communities),
-        top=sum(c.top for c in communities), new=len(new), kept=len(communities) - len(new), dropped=dropped,
-        reported=reports.written, failed=reports.failed, errors=reports.errors, llm_calls=used.calls,
-        prompt_tokens=used.prompt_tokens, seconds=round(time.monotonic() - started, 2),
-        top_sizes=sorted((c.size for c in communities if c.top), reverse=True))
+        concepts=found.concepts,
+        covered=found.covered(),
+        levels=found.levels,
+        communities=len(communities),
+        top=sum(c.top for c in communities),
+        new=len(new),
+        kept=len(communities) - len(new),
+        dropped=dropped,
+        reported=reports.written,
+        failed=reports.failed,
+        errors=reports.errors,
+        llm_calls=used.calls,
+        prompt_tokens=used.prompt_tokens,
+        seconds=round(time.monotonic() - started, 2),
+        top_sizes=sorted((c.size for c in communities if c.top), reverse=True),
+    )
 
 
 def list_communities(store: GraphStore) -> list[dict]:

@@ -38,13 +38,19 @@ class ReportRun:
 def inputs(store: GraphStore, ids: list[str], config: CommunityConfig) -> dict[str, ReportInputs]:
     out: dict[str, ReportInputs] = {}
     for row in store.query(cypher.CONTEXT, ids=ids, max_members=config.max_members, max_facts=config.max_facts):
-        members = [CommunityMember(name=m["name"] or m["id"], type=m["type"], summary=(m["summary"] or "")[:MEMBER_SUMMARY_CHARS])
-                   for m in row["members"]]
+        members = [
+            CommunityMember(
+                name=m["name"] or m["id"], type=m["type"], summary=(m["summary"] or "")[:MEMBER_SUMMARY_CHARS]
+            )
+            for m in row["members"]
+        ]
         facts = [f for f in row["facts"] if (f["text"] or "").strip()]
         sources = [s for f in facts for s in f["sources"]] + [s for m in row["members"] for s in m["sources"]]
         out[row["id"]] = ReportInputs(
             request=CommunityInput(community_id=row["id"], members=members, facts=[f["text"] for f in facts]),
-            fact_ids=[f["id"] for f in facts], source_ids=list(dict.fromkeys(sources)))
+            fact_ids=[f["id"] for f in facts],
+            source_ids=list(dict.fromkeys(sources)),
+        )
     return out
 
 
@@ -56,10 +62,13 @@ def write_reports(store: GraphStore, embedder, llm, ids: list[str], config: Comm
         return run
     context = inputs(store, ids, config)
     ordered = [context[i] for i in ids if i in context]
-    calls = [ordered[i:i + config.per_call] for i in range(0, len(ordered), config.per_call)]
+    calls = [ordered[i : i + config.per_call] for i in range(0, len(ordered), config.per_call)]
     kind = "extractive" if llm.offline else "llm"
-    results = call_all(lambda batch: llm.community_reports(CommunityReportRequest(communities=[b.request for b in batch])),
-                       calls, llm.concurrency)
+    results = call_all(
+        lambda batch: llm.community_reports(CommunityReportRequest(communities=[b.request for b in batch])),
+        calls,
+        llm.concurrency,
+    )
     for batch, result in zip(calls, results):
         if isinstance(result, LLMError):
             run.failed += [b.request.community_id for b in batch]
@@ -71,10 +80,22 @@ def write_reports(store: GraphStore, embedder, llm, ids: list[str], config: Comm
         if not done:
             continue
         vectors = embedder.encode([f"{report.title}. {report.summary}" for _, report in done])
-        store.query(cypher.WRITE_REPORTS, reports=[
-            {"id": report.community_id, "title": report.title, "summary": report.summary, "kind": kind,
-             "backend": result.backend, "prompt_version": COMMUNITY_PROMPT_VERSION, "fact_ids": b.fact_ids,
-             "source_ids": b.source_ids, "embedding": vector.tolist()}
-            for (b, report), vector in zip(done, vectors)])
+        store.query(
+            cypher.WRITE_REPORTS,
+            reports=[
+                {
+                    "id": report.community_id,
+                    "title": report.title,
+                    "summary": report.summary,
+                    "kind": kind,
+                    "backend": result.backend,
+                    "prompt_version": COMMUNITY_PROMPT_VERSION,
+                    "fact_ids": b.fact_ids,
+                    "source_ids": b.source_ids,
+                    "embedding": vector.tolist(),
+                }
+                for (b, report), vector in zip(done, vectors)
+            ],
+        )
         run.written += len(done)
     return run

@@ -3,5 +3,15 @@
 from graphwiki_assets.core.config.load import ConfigError, LoadedConfig, default_config, load_config, parse, preset_text
 from graphwiki_assets.core.config.model import SchemaConfig, Stamp, Thresholds, type_key
 
-__all__ = ["ConfigError", "LoadedConfig", "default_config", "SchemaConfig", "Stamp", "Thresholds", "load_config", "parse", "preset_text",
-           "type_key"]
+__all__ = [
+    "ConfigError",
+    "LoadedConfig",
+    "default_config",
+    "SchemaConfig",
+    "Stamp",
+    "Thresholds",
+    "load_config",
+    "parse",
+    "preset_text",
+    "type_key",
+]

@@ -66,8 +66,9 @@ class Taxonomy(_Strict):
                     raise ValueError(f"{word!r} is listed under both {seen[key]} and {t.name}")
                 seen[key] = t.name
         if self.fallback is not None and type_key(self.fallback) not in {type_key(t.name) for t in self.types}:
-            raise ValueError(f"fallback {self.fallback!r} is not one of the types "
-                             f"({', '.join(t.name for t in self.types)})")
+            raise ValueError(
+                f"fallback {self.fallback!r} is not one of the types ({', '.join(t.name for t in self.types)})"
+            )
         return self
 
     def names(self) -> list[str]:
@@ -123,9 +124,13 @@ class SchemaConfig(_Strict):
 
     def stamp(self) -> Stamp:
         """What ingest records on the nodes it writes (and the fallback its type rule needs)."""
-        return {"config_version": self.version, "extraction_version": self.extraction_version,
-                "fallback": self.taxonomy.fallback, "corroboration": self.thresholds.corroboration,
-                "relations": self.taxonomy.relations()}
+        return {
+            "config_version": self.version,
+            "extraction_version": self.extraction_version,
+            "fallback": self.taxonomy.fallback,
+            "corroboration": self.thresholds.corroboration,
+            "relations": self.taxonomy.relations(),
+        }
 
 
 def _digest(prefix: str, data: dict) -> str:

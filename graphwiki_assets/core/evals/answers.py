@@ -67,7 +67,7 @@ def fact_texts(store: GraphStore, ids: list[str]) -> dict[str, str]:
 
 
 def check_support(llm, pairs: list[SupportPair]) -> dict[str, SupportVerdict]:
-    calls = [pairs[i:i + PAIRS_PER_CALL] for i in range(0, len(pairs), PAIRS_PER_CALL)]
+    calls = [pairs[i : i + PAIRS_PER_CALL] for i in range(0, len(pairs), PAIRS_PER_CALL)]
     verdicts: dict[str, SupportVerdict] = {}
     for result in call_all(lambda chunk: llm.support(SupportRequest(pairs=chunk)), calls, llm.concurrency):
         if isinstance(result, LLMError):
@@ -80,7 +80,7 @@ def swapped(pairs: list[SupportPair]) -> list[SupportPair]:
     """Each statement with the evidence of the next pair whose evidence differs (the control)."""
     out = []
     for n, pair in enumerate(pairs):
-        other = next((q for q in pairs[n + 1:] + pairs[:n] if q.evidence != pair.evidence), None)
+        other = next((q for q in pairs[n + 1 :] + pairs[:n] if q.evidence != pair.evidence), None)
         if other is not None:
             out.append(pair.model_copy(update={"pair_id": f"control-{pair.pair_id}", "evidence": other.evidence}))
     return out
@@ -107,12 +107,18 @@ def judged(question: dict, answer: dict, id_map: dict[str, list[str]]) -> dict:
     abstained = not answer["sentences"]
     golds = [question.get("answer", ""), *question.get("answer_aliases", [])]
     return {
-        "id": question["id"], "question": question["question"], "shape": answer["shape"],
-        "needed": question["needed"], "retrieved_docs": retrieved, "cited_docs": cited,
-        "needed_retrieved": needed_retrieved, "abstained": abstained,
+        "id": question["id"],
+        "question": question["question"],
+        "shape": answer["shape"],
+        "needed": question["needed"],
+        "retrieved_docs": retrieved,
+        "cited_docs": cited,
+        "needed_retrieved": needed_retrieved,
+        "abstained": abstained,
         "abstention_correct": abstained == (not needed_retrieved),
         "answer_found": any(_norm(g) and _norm(g) in _norm(answer["answer"]) for g in golds),
-        "uncited": uncited_lines(answer), "answer": answer["answer"],
+        "uncited": uncited_lines(answer),
+        "answer": answer["answer"],
         "sentences": [{"text": s["text"], "fact_ids": s["fact_ids"]} for s in answer["sentences"]],
     }
 
@@ -122,7 +128,8 @@ def summarise(rows: list[dict]) -> dict:
     missing = [r for r in rows if not r["needed_retrieved"]]
     present = [r for r in rows if r["needed_retrieved"]]
     return {
-        "questions": len(rows), "sentences": len(sentences),
+        "questions": len(rows),
+        "sentences": len(sentences),
         "supported": sum(s["supported"] for s in sentences),
         "supported_rate": metrics.share(s["supported"] for s in sentences) if sentences else None,
         "uncited_sentences": sum(len(r["uncited"]) for r in rows),
@@ -134,8 +141,15 @@ def summarise(rows: list[dict]) -> dict:
     }
 
 
-def run_answers(store: GraphStore, embedder: Embedder, llm, docs: list[dict], questions: list[dict],
-                name: str = "", log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_answers(
+    store: GraphStore,
+    embedder: Embedder,
+    llm,
+    docs: list[dict],
+    questions: list[dict],
+    name: str = "",
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     started = time.monotonic()
     log(f"ingesting {len(docs)} passages ({llm.label})")
     ingest = ingest_corpus(store, embedder, llm, docs, NAMESPACE, progress=progress_every(100, len(docs), log))
@@ -144,9 +158,13 @@ def run_answers(store: GraphStore, embedder: Embedder, llm, docs: list[dict], qu
     answers = [ask(store, embedder, llm, q["question"]).as_dict() for q in questions]
     rows = [judged(q, a, id_map) for q, a in zip(questions, answers)]
     texts = fact_texts(store, sorted({f for r in rows for s in r["sentences"] for f in s["fact_ids"]}))
-    pairs = [SupportPair(pair_id=f"{n}.{m}", statement=statement(s["text"]),
-                         evidence=[texts[f] for f in s["fact_ids"] if f in texts])
-             for n, r in enumerate(rows) for m, s in enumerate(r["sentences"])]
+    pairs = [
+        SupportPair(
+            pair_id=f"{n}.{m}", statement=statement(s["text"]), evidence=[texts[f] for f in s["fact_ids"] if f in texts]
+        )
+        for n, r in enumerate(rows)
+        for m, s in enumerate(r["sentences"])
+    ]
     log(f"checking {len(pairs)} sentences against their citations")
     before = llm.usage.snapshot()
     verdicts = check_support(llm, pairs)
@@ -155,29 +173,60 @@ def run_answers(store: GraphStore, embedder: Embedder, llm, docs: list[dict], qu
     for n, r in enumerate(rows):
         for m, s in enumerate(r["sentences"]):
             v = verdicts.get(f"{n}.{m}")
-            s.update({"statement": statement(s["text"]), "supported": bool(v and v.supported),
-                      "reason": v.reason if v else "no verdict"})
+            s.update(
+                {
+                    "statement": statement(s["text"]),
+                    "supported": bool(v and v.supported),
+                    "reason": v.reason if v else "no verdict",
+                }
+            )
     result = {
-        "name": name, "backend": llm.label, "embedding_model": embedder.name, "n": len(questions),
-        "corpus_docs": len(docs), **summarise(rows),
+        "name": name,
+        "backend": llm.label,
+        "embedding_model": embedder.name,
+        "n": len(questions),
+        "corpus_docs": len(docs),
+        **summarise(rows),
         "control_supported_rate": metrics.share(v.supported for v in control.values()) if control else None,
         "control_pairs": len(control),
-        "by_split": {s: summarise([r for q, r in zip(questions, rows) if q.get("split") == s])
-                     for s in metrics.SPLITS if any(q.get("split") == s for q in questions)},
-        "checker": {"llm_calls": used["calls"] + used["cache_hits"], "prompt_tokens": used["prompt_tokens"],
-                    "completion_tokens": used["completion_tokens"]},
+        "by_split": {
+            s: summarise([r for q, r in zip(questions, rows) if q.get("split") == s])
+            for s in metrics.SPLITS
+            if any(q.get("split") == s for q in questions)
+        },
+        "checker": {
+            "llm_calls": used["calls"] + used["cache_hits"],
+            "prompt_tokens": used["prompt_tokens"],
+            "completion_tokens": used["completion_tokens"],
+        },
         "ingest": ingest,
-        "unsupported": [{"question": r["id"], "sentence": s["statement"], "reason": s["reason"]}
-                        for r in rows for s in r["sentences"] if not s["supported"]],
+        "unsupported": [
+            {"question": r["id"], "sentence": s["statement"], "reason": s["reason"]}
+            for r in rows
+            for s in r["sentences"]
+            if not s["supported"]
+        ],
         "questions": rows,
     }
     result["seconds"] = round(time.monotonic() - started, 2)
     return result
 
 
-HEADLINE = ["n", "sentences", "supported_rate", "control_supported_rate", "uncited_sentences", "abstention_correct", "needed_not_retrieved",
-            "abstained_when_missing", "answered_when_retrieved", "answer_found", "checker.llm_calls",
-            "checker.prompt_tokens", "ingest.llm_calls_per_passage"]
+HEADLINE = [
+    "n",
+    "sentences",
+    "supported_rate",
+    "control_supported_rate",
+    "uncited_sentences",
+    "abstention_correct",
+    "needed_not_retrieved",
+    "abstained_when_missing",
+    "answered_when_retrieved",
+    "answer_found",
+    "checker.llm_calls",
+    "checker.prompt_tokens",
+    "ingest.llm_calls_per_passage",
+]
 
 
 def headline(result: dict) -> dict:

@@ -83,25 +83,42 @@ query ($id: String!) { partitionBackfillOrError(backfillId: $id) {
 DAEMONS = """{ instance { daemonHealth { allDaemonStatuses { daemonType required healthy } } } }"""
 
 
-def _dagster(settings: Settings, folder: Path, home: Path, cache: Path, keys: list[str], wait_s: float,
-             log: Callable[[str], None]) -> dict:
+def _dagster(
+    settings: Settings,
+    folder: Path,
+    home: Path,
+    cache: Path,
+    keys: list[str],
+    wait_s: float,
+    log: Callable[[str], None],
+) -> dict:
     port = free_port()
     dagster_home = home / "dagster"
     dagster_home.mkdir(parents=True)
-    (dagster_home / "dagster.yaml").write_text("telemetry:\n  enabled: false\nconcurrency:\n  runs:\n"
-                                               "    max_concurrent_runs: 2\n")
+    (dagster_home / "dagster.yaml").write_text(
+        "telemetry:\n  enabled: false\nconcurrency:\n  runs:\n    max_concurrent_runs: 2\n"
+    )
     ev = eval_settings(settings)
-    env = {**os.environ, "DAGSTER_HOME": str(dagster_home), "GRAPHWIKI_SOURCES_DIR": str(folder),
-           "GRAPHWIKI_HOME": str(home), "GRAPHWIKI_CACHE_DIR": str(cache), "NEO4J_URI": ev.neo4j.uri,
-           "NEO4J_USERNAME": ev.neo4j.username, "NEO4J_PASSWORD": ev.neo4j.password}
+    env = {
+        **os.environ,
+        "DAGSTER_HOME": str(dagster_home),
+        "GRAPHWIKI_SOURCES_DIR": str(folder),
+        "GRAPHWIKI_HOME": str(home),
+        "GRAPHWIKI_CACHE_DIR": str(cache),
+        "NEO4J_URI": ev.neo4j.uri,
+        "NEO4J_USERNAME": ev.neo4j.username,
+        "NEO4J_PASSWORD": ev.neo4j.password,
+    }
     bin_dir = Path(sys.executable).parent
     logs = home / "logs"
     logs.mkdir()
     with ExitStack() as stack:
+
         def spawn(name: str, args: list[str]) -> None:
             out = stack.enter_context(open(logs / f"{name}.log", "w"))
-            proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home,
-                                    start_new_session=True)
+            proc = subprocess.Popen(
+                args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home, start_new_session=True
+            )
 
             def stop() -> None:
                 proc.terminate()
@@ -130,15 +147,19 @@ def _dagster(settings: Settings, folder: Path, home: Path, cache: Path, keys: li
         daemon_seconds = time.monotonic() - daemon_started
         log(f"launching a backfill of {len(keys)} partitions")
         launched_at, started = time.time(), time.monotonic()
-        params = {"partitionNames": keys, "assetSelection": [{"path": [a]} for a in INGEST_ASSETS],
-                  "title": "graphwiki bench backfill"}
+        params = {
+            "partitionNames": keys,
+            "assetSelection": [{"path": [a]} for a in INGEST_ASSETS],
+            "title": "graphwiki bench backfill",
+        }
         launched = gql(LAUNCH, params=params)["launchPartitionBackfill"]
         if "backfillId" not in launched:
             raise RuntimeError(f"the backfill was not launched: {launched}")
         while True:
             backfill = gql(STATUS, id=launched["backfillId"])["partitionBackfillOrError"]
-            if backfill["status"] in DONE and all(r["status"] not in ("QUEUED", "STARTING", "STARTED")
-                                                  for r in backfill["runs"]):
+            if backfill["status"] in DONE and all(
+                r["status"] not in ("QUEUED", "STARTING", "STARTED") for r in backfill["runs"]
+            ):
                 break
             if time.monotonic() - started > wait_s:
                 raise RuntimeError(f"the backfill did not finish within {wait_s:.0f}s; see {logs}")
@@ -148,11 +169,15 @@ def _dagster(settings: Settings, folder: Path, home: Path, cache: Path, keys: li
         ended = [r["endTime"] for r in backfill["runs"] if r.get("endTime")]
         seconds = max(ended) - launched_at if ended else time.monotonic() - started
         first_start = min((r["startTime"] for r in backfill["runs"] if r.get("startTime")), default=launched_at)
-    return {"seconds": round(seconds, 2), "status": backfill["status"], "runs": len(backfill["runs"]),
-            "run_statuses": sorted({r["status"] for r in backfill["runs"]}),
-            "until_first_run_started": round(first_start - launched_at, 2),
-            "until_backfill_marked_done": round(time.monotonic() - started, 2),
-            "daemon_start_seconds": round(daemon_seconds, 2)}
+    return {
+        "seconds": round(seconds, 2),
+        "status": backfill["status"],
+        "runs": len(backfill["runs"]),
+        "run_statuses": sorted({r["status"] for r in backfill["runs"]}),
+        "until_first_run_started": round(first_start - launched_at, 2),
+        "until_backfill_marked_done": round(time.monotonic() - started, 2),
+        "daemon_start_seconds": round(daemon_seconds, 2),
+    }
 
 
 def _daemons_healthy(gql: GraphQL) -> bool:
@@ -162,11 +187,21 @@ def _daemons_healthy(gql: GraphQL) -> bool:
 
 def _cli(settings: Settings, folder: Path, home: Path, cache: Path) -> dict:
     ev = eval_settings(settings)
-    env = {**os.environ, "GRAPHWIKI_HOME": str(home), "GRAPHWIKI_CACHE_DIR": str(cache), "NEO4J_URI": ev.neo4j.uri,
-           "NEO4J_USERNAME": ev.neo4j.username, "NEO4J_PASSWORD": ev.neo4j.password}
+    env = {
+        **os.environ,
+        "GRAPHWIKI_HOME": str(home),
+        "GRAPHWIKI_CACHE_DIR": str(cache),
+        "NEO4J_URI": ev.neo4j.uri,
+        "NEO4J_USERNAME": ev.neo4j.username,
+        "NEO4J_PASSWORD": ev.neo4j.password,
+    }
     started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(folder)],
-                          env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(folder)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.monotonic() - started
     if proc.returncode != 0:
         raise RuntimeError(f"graphwiki ingest failed: {proc.stderr[-1000:]}")
@@ -182,8 +217,13 @@ def _counts(store) -> dict:
         RETURN sources, concepts, claims""")[0]
 
 
-def run_backfill_bench(settings: Settings, corpus: Path | str, limit: int = 200, wait_s: float = 3600,
-                       log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_backfill_bench(
+    settings: Settings,
+    corpus: Path | str,
+    limit: int = 200,
+    wait_s: float = 3600,
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     records = load_jsonl(corpus)[:limit]
     with tempfile.TemporaryDirectory(prefix="graphwiki-backfill-") as tmp:
         root = Path(tmp)
@@ -198,5 +238,9 @@ def run_backfill_bench(settings: Settings, corpus: Path | str, limit: int = 200,
             dagster = _dagster(settings, folder, root / "dagster-run", root / "dagster-cache", keys, wait_s, log)
             dagster["graph"] = _counts(store)
         shutil.rmtree(root / "dagster-run", ignore_errors=True)
-    return {"files": len(keys), "cli": cli, "dagster_backfill": dagster,
-            "backfill_over_cli": round(dagster["seconds"] / max(cli["seconds"], 1e-9), 3)}
+    return {
+        "files": len(keys),
+        "cli": cli,
+        "dagster_backfill": dagster,
+        "backfill_over_cli": round(dagster["seconds"] / max(cli["seconds"], 1e-9), 3),
+    }

@@ -64,9 +64,20 @@ def load_pairs(path: Path | str, limit: int | None = None) -> list[LabelledPair]
         missing = [k for k in ("concept", "a", "b") if not str(row.get(k, "")).strip()]
         if missing:
             raise ValueError(f"{where}: {', '.join(missing)} must be non-empty")
-        pairs.append(LabelledPair(len(pairs), str(row.get("id") or f"pair-{len(pairs) + 1}"), row.get("domain", ""),
-                                  row.get("kind", ""), row["label"], row["concept"], tuple(row.get("aliases", [])),
-                                  row["a"], row["b"], row.get("split", "")))
+        pairs.append(
+            LabelledPair(
+                len(pairs),
+                str(row.get("id") or f"pair-{len(pairs) + 1}"),
+                row.get("domain", ""),
+                row.get("kind", ""),
+                row["label"],
+                row["concept"],
+                tuple(row.get("aliases", [])),
+                row["a"],
+                row["b"],
+                row.get("split", ""),
+            )
+        )
     return pairs[:limit] if limit else pairs
 
 
@@ -77,7 +88,9 @@ class VerdictLog:
     def __init__(self, llm) -> None:
         self._llm = llm
         self._lock = threading.Lock()
-        self.verdicts: dict[tuple[str, str, str], tuple[str, str]] = {}  # (concept, new, existing) -> (relation, reason)
+        self.verdicts: dict[
+            tuple[str, str, str], tuple[str, str]
+        ] = {}  # (concept, new, existing) -> (relation, reason)
 
     def __getattr__(self, name: str):
         return getattr(self._llm, name)
@@ -96,21 +109,42 @@ def _source(pair: LabelledPair, side: str, concept_id: str, vectors: Vectors) ->
     """One side of a pair as ingest's stages hand it on: a resolved mention and one claim."""
     text = getattr(pair, side)
     source_id = f"contradiction-eval-{pair.index}-{side}"
-    extraction = ExtractResponse(concepts=[ExtractedConcept(name=pair.concept, aliases=list(pair.aliases))],
-                                 claims=[ExtractedClaim(text=text, about=[pair.concept])])
-    candidates = Candidates(source_id=source_id, path=f"contradictions/{pair.id}/{side}", title=pair.concept,
-                            text=text, sha256=sha256_text(text), extraction=extraction)
-    action = ConceptAction(source_id=source_id, mention_index=0, concept_id=concept_id, created=side == "a",
-                           name=pair.concept, type="", description="", aliases=list(pair.aliases), keys=[],
-                           embedding=None)
-    claim = ClaimRecord(id=f"{source_id}-claim", source_id=source_id, text=text, embedding=vectors[text].tolist(),
-                        about=[concept_id])
-    return (ResolutionPlan(candidates=candidates, actions=[action], judgments=[]),
-            ClaimLinks(source_id=source_id, claims=[claim], associations=[]))
+    extraction = ExtractResponse(
+        concepts=[ExtractedConcept(name=pair.concept, aliases=list(pair.aliases))],
+        claims=[ExtractedClaim(text=text, about=[pair.concept])],
+    )
+    candidates = Candidates(
+        source_id=source_id,
+        path=f"contradictions/{pair.id}/{side}",
+        title=pair.concept,
+        text=text,
+        sha256=sha256_text(text),
+        extraction=extraction,
+    )
+    action = ConceptAction(
+        source_id=source_id,
+        mention_index=0,
+        concept_id=concept_id,
+        created=side == "a",
+        name=pair.concept,
+        type="",
+        description="",
+        aliases=list(pair.aliases),
+        keys=[],
+        embedding=None,
+    )
+    claim = ClaimRecord(
+        id=f"{source_id}-claim", source_id=source_id, text=text, embedding=vectors[text].tolist(), about=[concept_id]
+    )
+    return (
+        ResolutionPlan(candidates=candidates, actions=[action], judgments=[]),
+        ClaimLinks(source_id=source_id, claims=[claim], associations=[]),
+    )
 
 
-def outcomes(store: GraphStore, llm, pairs: list[LabelledPair], embedder: Embedder,
-             config: ConflictConfig = ConflictConfig()) -> tuple[list[dict], dict]:
+def outcomes(
+    store: GraphStore, llm, pairs: list[LabelledPair], embedder: Embedder, config: ConflictConfig = ConflictConfig()
+) -> tuple[list[dict], dict]:
     """Each pair's outcome from one run of the conflict stage over all of them, and the LLM
     usage it took."""
     vectors = Vectors(embedder, [text for p in pairs for text in (p.a, p.b)])
@@ -131,13 +165,29 @@ def outcomes(store: GraphStore, llm, pairs: list[LabelledPair], embedder: Embedd
         relation, reason = logged.verdicts.get((p.concept, p.b, p.a), ("screened", "below the screen's cosine floor"))
         if not new.compared:
             relation, reason = "screened", "below the screen's cosine floor"
-        rows.append({"id": p.id, "domain": p.domain, "kind": p.kind, "label": p.label, "split": p.split,
-                     "concept": p.concept, "a": p.a, "b": p.b,
-                     "cosine": round(float(vectors[p.a] @ vectors[p.b]), 4), "outcome": relation,
-                     "flagged": flagged, "reason": reason})
+        rows.append(
+            {
+                "id": p.id,
+                "domain": p.domain,
+                "kind": p.kind,
+                "label": p.label,
+                "split": p.split,
+                "concept": p.concept,
+                "a": p.a,
+                "b": p.b,
+                "cosine": round(float(vectors[p.a] @ vectors[p.b]), 4),
+                "outcome": relation,
+                "flagged": flagged,
+                "reason": reason,
+            }
+        )
     usage = used.as_dict()
-    return rows, {"llm_calls": usage["calls"] + usage["cache_hits"], "cache_hits": usage["cache_hits"],
-                  "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"]}
+    return rows, {
+        "llm_calls": usage["calls"] + usage["cache_hits"],
+        "cache_hits": usage["cache_hits"],
+        "prompt_tokens": usage["prompt_tokens"],
+        "completion_tokens": usage["completion_tokens"],
+    }
 
 
 def _rate(flags: list[bool]) -> float | None:
@@ -153,40 +203,63 @@ def rates(rows: list[dict]) -> dict:
     return {
         "n": len(rows),
         "catch_rate": _rate(by("contradicts")),
-        "false_alarm": {"consistent": _rate(by("consistent")), "unrelated_aspect": _rate(by("unrelated_aspect")),
-                        "all": _rate(others)},
+        "false_alarm": {
+            "consistent": _rate(by("consistent")),
+            "unrelated_aspect": _rate(by("unrelated_aspect")),
+            "all": _rate(others),
+        },
         "precision": _rate([r["label"] == "contradicts" for r in flagged]),
-        "caught": sum(by("contradicts")), "contradicts": len(by("contradicts")),
-        "false_alarms": sum(others), "not_contradicts": len(others),
+        "caught": sum(by("contradicts")),
+        "contradicts": len(by("contradicts")),
+        "false_alarms": sum(others),
+        "not_contradicts": len(others),
     }
 
 
 def confusion(rows: list[dict]) -> dict:
     """Label -> how the stage ended each pair (screened, or the LLM's relation)."""
-    return {label: {o: sum(1 for r in rows if r["label"] == label and r["outcome"] == o) for o in OUTCOMES}
-            for label in LABELS}
+    return {
+        label: {o: sum(1 for r in rows if r["label"] == label and r["outcome"] == o) for o in OUTCOMES}
+        for label in LABELS
+    }
 
 
-def run_pairs(store: GraphStore, embedder: Embedder, llm, pairs: list[LabelledPair], name: str = "",
-              config: ConflictConfig = ConflictConfig(), log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_pairs(
+    store: GraphStore,
+    embedder: Embedder,
+    llm,
+    pairs: list[LabelledPair],
+    name: str = "",
+    config: ConflictConfig = ConflictConfig(),
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     if store.query("MATCH (c:Claim) RETURN count(c) AS n")[0]["n"]:
         raise RuntimeError("the contradiction eval needs an eval graph without claims (wipe it first)")
     started = time.monotonic()
     log(f"conflict stage over {len(pairs)} labelled pairs ({llm.label})")
     rows, usage = outcomes(store, llm, pairs, embedder, config)
     result = {
-        "name": name, "backend": llm.label, "embedding_model": embedder.name,
+        "name": name,
+        "backend": llm.label,
+        "embedding_model": embedder.name,
         "counts": {label: sum(p.label == label for p in pairs) for label in LABELS},
-        "config": {"similarity_floor": config.similarity_floor, "per_claim": config.per_claim,
-                   "pairs_per_call": config.pairs_per_call},
+        "config": {
+            "similarity_floor": config.similarity_floor,
+            "per_claim": config.per_claim,
+            "pairs_per_call": config.pairs_per_call,
+        },
         **rates(rows),
-        "by_split": {s: rates([r for r in rows if r["split"] == s]) for s in metrics.SPLITS if any(r["split"] == s for r in rows)},
+        "by_split": {
+            s: rates([r for r in rows if r["split"] == s]) for s in metrics.SPLITS if any(r["split"] == s for r in rows)
+        },
         "by_kind": {k: rates([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
         "outcomes": confusion(rows),
-        "screened": {label: metrics.share(r["outcome"] == "screened" for r in rows if r["label"] == label)
-                     for label in LABELS},
-        "cosine_by_label": {label: metrics.distribution(r["cosine"] for r in rows if r["label"] == label)
-                            for label in LABELS},
+        "screened": {
+            label: metrics.share(r["outcome"] == "screened" for r in rows if r["label"] == label) for label in LABELS
+        },
+        "cosine_by_label": {
+            label: metrics.distribution(r["cosine"] for r in rows if r["label"] == label) for label in LABELS
+        },
         **usage,
         "errors": [r for r in rows if r["flagged"] != (r["label"] == "contradicts")],
         "pairs": rows,
@@ -195,11 +268,26 @@ def run_pairs(store: GraphStore, embedder: Embedder, llm, pairs: list[LabelledPa
     return result
 
 
-HEADLINE = ["n", "catch_rate", "false_alarm.consistent", "false_alarm.unrelated_aspect", "false_alarm.all", "precision",
-            "llm_calls", "prompt_tokens", "by_split.tune.catch_rate", "by_split.tune.false_alarm.all",
-            "by_split.report.catch_rate", "by_split.report.false_alarm.all", "end_to_end.injected",
-            "end_to_end.found", "end_to_end.catch_rate", "end_to_end.controls", "end_to_end.false_alarms",
-            "end_to_end.ingest.conflict_calls"]
+HEADLINE = [
+    "n",
+    "catch_rate",
+    "false_alarm.consistent",
+    "false_alarm.unrelated_aspect",
+    "false_alarm.all",
+    "precision",
+    "llm_calls",
+    "prompt_tokens",
+    "by_split.tune.catch_rate",
+    "by_split.tune.false_alarm.all",
+    "by_split.report.catch_rate",
+    "by_split.report.false_alarm.all",
+    "end_to_end.injected",
+    "end_to_end.found",
+    "end_to_end.catch_rate",
+    "end_to_end.controls",
+    "end_to_end.false_alarms",
+    "end_to_end.ingest.conflict_calls",
+]
 
 
 def headline(result: dict) -> dict:

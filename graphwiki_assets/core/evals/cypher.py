@@ -43,7 +43,7 @@ RETURN concepts, claims, sources, relationships, contradictions
 
 SAMPLE_CONCEPTS = f"""
 MATCH (c:Concept)
-WHERE {in_play('c')} AND COUNT {{ (c)--() }} >= 2
+WHERE {in_play("c")} AND COUNT {{ (c)--() }} >= 2
 RETURN c.id AS id, c.name AS name ORDER BY c.id
 """
 
@@ -56,7 +56,7 @@ CALL (id) {{
   MATCH (a:Concept {{id: id}})-[:RELATED_TO|PART_OF]-(m:Concept)
   WITH a, m LIMIT $via
   MATCH (m)-[:RELATED_TO|PART_OF]-(b:Concept)
-  WHERE b <> a AND {in_play('b')} AND NOT EXISTS {{ (a)-[:RELATED_TO|PART_OF]-(b) }}
+  WHERE b <> a AND {in_play("b")} AND NOT EXISTS {{ (a)-[:RELATED_TO|PART_OF]-(b) }}
   RETURN collect(DISTINCT b.name)[..3] AS others
 }}
 RETURN id, others

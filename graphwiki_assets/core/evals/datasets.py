@@ -49,9 +49,13 @@ class MultihopSet:
         return evals_dir() / "multihop" / self.folder / "questions.jsonl"
 
 
-ER_SETS = {"er_eval_general": "general", "er_eval_invented": "invented",
-           # Amazon-Google product listings (evals/er/PRODUCTS.md): rules may look at dev only
-           "er_eval_products_dev": "products_dev", "er_eval_products_test": "products_test"}
+ER_SETS = {
+    "er_eval_general": "general",
+    "er_eval_invented": "invented",
+    # Amazon-Google product listings (evals/er/PRODUCTS.md): rules may look at dev only
+    "er_eval_products_dev": "products_dev",
+    "er_eval_products_test": "products_test",
+}
 MULTIHOP_SETS = {
     "multihop_eval_seed": MultihopSet("seed", "seed"),
     "multihop_eval_musique": MultihopSet("musique", "musique", large=True),
@@ -86,7 +90,9 @@ class ContradictionSet:
 
 
 CONTRADICTION_SETS = {
-    "contradiction_eval": ContradictionSet("pairs", "pairs.jsonl", MULTIHOP_SETS["multihop_eval_seed"], "inject-seed.jsonl"),
+    "contradiction_eval": ContradictionSet(
+        "pairs", "pairs.jsonl", MULTIHOP_SETS["multihop_eval_seed"], "inject-seed.jsonl"
+    ),
 }
 EXTRACTION_SETS = {"extraction_eval_redocred": "redocred"}
 # Answer faithfulness runs on multi-hop questions: it needs an ingest, so the small set.

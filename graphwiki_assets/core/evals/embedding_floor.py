@@ -18,8 +18,9 @@ from graphwiki_assets.core.evals.multihop import load_jsonl
 from graphwiki_assets.core.ingest.pipeline import records_as_documents
 
 
-def embedding_floor(embedder: Embedder, corpus: Path | str, sample: int = 300, repeats: int = 3,
-                    limit: int | None = None) -> dict:
+def embedding_floor(
+    embedder: Embedder, corpus: Path | str, sample: int = 300, repeats: int = 3, limit: int | None = None
+) -> dict:
     docs = load_jsonl(corpus)
     docs = docs[:limit] if limit else docs
     texts = [doc.text for doc in records_as_documents(docs, "corpus")]
@@ -30,18 +31,28 @@ def embedding_floor(embedder: Embedder, corpus: Path | str, sample: int = 300, r
     for i in range(repeats):
         # Different slices of the corpus, so one unusual stretch of text does not set the rate.
         start = (i * sample) % max(len(texts), 1)
-        chunk = texts[start:start + sample] or texts[:sample]
+        chunk = texts[start : start + sample] or texts[:sample]
         chunk_pieces = sum(embedder.word_pieces(chunk))
         began = time.perf_counter()
         embedder.encode_uncached(chunk)
         seconds = time.perf_counter() - began
-        runs.append({"texts": len(chunk), "word_pieces": chunk_pieces, "seconds": round(seconds, 3),
-                     "word_pieces_per_second": round(chunk_pieces / max(seconds, 1e-9), 1)})
+        runs.append(
+            {
+                "texts": len(chunk),
+                "word_pieces": chunk_pieces,
+                "seconds": round(seconds, 3),
+                "word_pieces_per_second": round(chunk_pieces / max(seconds, 1e-9), 1),
+            }
+        )
     rate = statistics.median(r["word_pieces_per_second"] for r in runs)
     return {
-        "corpus": str(corpus), "sources": len(texts), "embedding_model": embedder.name,
-        "word_pieces": total, "word_pieces_per_source": round(total / max(len(texts), 1), 1),
+        "corpus": str(corpus),
+        "sources": len(texts),
+        "embedding_model": embedder.name,
+        "word_pieces": total,
+        "word_pieces_per_source": round(total / max(len(texts), 1), 1),
         "sources_at_model_limit": sum(1 for p in pieces if p >= embedder.max_word_pieces),
-        "encoder_runs": runs, "word_pieces_per_second": rate,
+        "encoder_runs": runs,
+        "word_pieces_per_second": rate,
         "floor_seconds": round(total / rate, 1) if rate else None,
     }

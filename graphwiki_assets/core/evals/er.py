@@ -69,8 +69,10 @@ def _views(pair: Pair, config: Stage1Config) -> tuple[EntityView, EntityView]:
     """Side a as a mention, side b as an existing node, in the views ingest's stage 2 sends.
     The pairs carry no type; "" is the generic type the judge treats as compatible."""
     a, b = pair.a, pair.b
-    return (view(a["name"], "", [], a.get("context", ""), config.judge),
-            view(b["name"], "", [], b.get("context", ""), config.judge))
+    return (
+        view(a["name"], "", [], a.get("context", ""), config.judge),
+        view(b["name"], "", [], b.get("context", ""), config.judge),
+    )
 
 
 def judge(llm, pairs: list[Pair], config: Stage1Config) -> tuple[dict[int, Verdict], int]:
@@ -89,11 +91,16 @@ def cosine_only(pairs: list[Pair], scores: list[float], floor: float) -> dict:
     best = metrics.best_threshold(scores, actual)
     fixed = metrics.at_threshold(scores, actual, FIXED_THRESHOLD)
     return {
-        "by_class": {label: metrics.distribution(s for p, s in zip(pairs, scores) if p.label == label)
-                     for label in LABELS},
-        "best_f1": best["f1"], "best_threshold": best["threshold"],
-        "best_precision": best["precision"], "best_recall": best["recall"],
-        "f1_at_0_55": fixed["f1"], "precision_at_0_55": fixed["precision"], "recall_at_0_55": fixed["recall"],
+        "by_class": {
+            label: metrics.distribution(s for p, s in zip(pairs, scores) if p.label == label) for label in LABELS
+        },
+        "best_f1": best["f1"],
+        "best_threshold": best["threshold"],
+        "best_precision": best["precision"],
+        "best_recall": best["recall"],
+        "f1_at_0_55": fixed["f1"],
+        "precision_at_0_55": fixed["precision"],
+        "recall_at_0_55": fixed["recall"],
         "f1_at_floor": metrics.at_threshold(scores, actual, floor)["f1"],
         "all_same_f1": metrics.prf(sum(actual), len(actual) - sum(actual), 0)["f1"],  # the trivial baseline
     }
@@ -109,8 +116,7 @@ def stage1_summary(pairs: list[Pair], passed: dict[int, bool]) -> dict:
     }
 
 
-def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Config,
-              scores: dict[int, float]) -> dict:
+def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Config, scores: dict[int, float]) -> dict:
     """Judge the survivors; score the combined decision and list every wrong one with its cause."""
     survivors = [p for p in pairs if passed[p.index]]
     before = llm.usage.snapshot()
@@ -122,27 +128,41 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
     for p in pairs:
         if predicted[p.index] != p.same:
             verdict = verdicts.get(p.index)
-            errors.append({
-                "pair": p.index, "domain": p.domain, "label": p.label, "a": p.a["name"], "b": p.b["name"],
-                "score": round(scores[p.index], 4), "predicted": "same" if predicted[p.index] else "not_same",
-                "cause": "judge" if passed[p.index] else "stage1",
-                "reason": verdict.reason if verdict else ("screened out by stage 1" if not passed[p.index]
-                                                           else "no verdict returned"),
-            })
+            errors.append(
+                {
+                    "pair": p.index,
+                    "domain": p.domain,
+                    "label": p.label,
+                    "a": p.a["name"],
+                    "b": p.b["name"],
+                    "score": round(scores[p.index], 4),
+                    "predicted": "same" if predicted[p.index] else "not_same",
+                    "cause": "judge" if passed[p.index] else "stage1",
+                    "reason": verdict.reason
+                    if verdict
+                    else ("screened out by stage 1" if not passed[p.index] else "no verdict returned"),
+                }
+            )
     causes = [f"{e['cause']}:{'missed_same' if e['label'] == 'same' else 'false_same'}" for e in errors]
     # Three-way: what the judge said, per label, for the pairs it saw.
     said: dict[str, dict[str, int]] = {label: {} for label in LABELS}
     for p in survivors:
         if p.index in verdicts:
             said[p.label][verdicts[p.index].verdict] = said[p.label].get(verdicts[p.index].verdict, 0) + 1
-    result.update({"llm_calls": calls, "judged_pairs": len(survivors), "verdicts_by_label": said,
-                   "errors_by_cause": {c: causes.count(c) for c in sorted(set(causes))},
-                   "prompt_tokens": int(usage.get("prompt_tokens", 0)), "llm_usage": usage})
+    result.update(
+        {
+            "llm_calls": calls,
+            "judged_pairs": len(survivors),
+            "verdicts_by_label": said,
+            "errors_by_cause": {c: causes.count(c) for c in sorted(set(causes))},
+            "prompt_tokens": int(usage.get("prompt_tokens", 0)),
+            "llm_usage": usage,
+        }
+    )
     return {"result": result, "errors": errors, "predicted": predicted, "verdicts": verdicts}
 
 
-def by_split(pairs: list[Pair], scores: dict[int, float], passed: dict[int, bool],
-             predicted: dict[int, bool]) -> dict:
+def by_split(pairs: list[Pair], scores: dict[int, float], passed: dict[int, bool], predicted: dict[int, bool]) -> dict:
     """The tune and report halves side by side: only the report half is evidence."""
     out = {}
     for split in metrics.SPLITS:
@@ -151,9 +171,14 @@ def by_split(pairs: list[Pair], scores: dict[int, float], passed: dict[int, bool
             continue
         best = metrics.best_threshold([scores[p.index] for p in group], [p.same for p in group])
         judged = metrics.scored([predicted[p.index] for p in group], [p.same for p in group])
-        out[split] = {"n": len(group), "cosine_only_best_f1": best["f1"],
-                      "stage1_same_passed": stage1_summary(group, passed)["same_passed"],
-                      "precision": judged["precision"], "recall": judged["recall"], "f1": judged["f1"]}
+        out[split] = {
+            "n": len(group),
+            "cosine_only_best_f1": best["f1"],
+            "stage1_same_passed": stage1_summary(group, passed)["same_passed"],
+            "precision": judged["precision"],
+            "recall": judged["recall"],
+            "f1": judged["f1"],
+        }
     return out
 
 
@@ -161,8 +186,11 @@ def by_domain(pairs: list[Pair], passed: dict[int, bool], predicted: dict[int, b
     out = {}
     for domain in sorted({p.domain for p in pairs}):
         group = [p for p in pairs if p.domain == domain]
-        out[domain] = {"n": len(group), "same_passed": stage1_summary(group, passed)["same_passed"],
-                       "f1": metrics.scored([predicted[p.index] for p in group], [p.same for p in group])["f1"]}
+        out[domain] = {
+            "n": len(group),
+            "same_passed": stage1_summary(group, passed)["same_passed"],
+            "f1": metrics.scored([predicted[p.index] for p in group], [p.same for p in group])["f1"],
+        }
     return out
 
 
@@ -177,21 +205,29 @@ CREATE (c:Concept {id: r.id, name: r.name, type: '', aliases: [], keys: [], summ
 _NEIGHBOURS = f"""
 UNWIND $rows AS r
 CALL db.index.vector.queryNodes('concept_embedding', $k, r.embedding) YIELD node, score
-WHERE node.id <> r.id AND {in_play('node')}
+WHERE node.id <> r.id AND {in_play("node")}
 RETURN r.id AS id, node.id AS neighbour, score
 ORDER BY id, score DESC
 """
 
 
-def population_neighbours(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]],
-                          dimension: int) -> dict[str, list[tuple[str, float]]]:
+def population_neighbours(
+    store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]], dimension: int
+) -> dict[str, list[tuple[str, float]]]:
     """Every mention as a Concept in an empty graph; each one's ranked neighbours via the index."""
     if store.query("MATCH (n) RETURN count(n) AS n")[0]["n"]:
         raise RuntimeError("population mode needs an empty eval graph (wipe it first)")
     ensure_schema(store, dimension)
-    rows = [{"id": f"er-{p.index}-{side}", "name": getattr(p, side)["name"],
-             "context": getattr(p, side).get("context", ""), "embedding": vectors[f"er-{p.index}-{side}"]}
-            for p in pairs for side in ("a", "b")]
+    rows = [
+        {
+            "id": f"er-{p.index}-{side}",
+            "name": getattr(p, side)["name"],
+            "context": getattr(p, side).get("context", ""),
+            "embedding": vectors[f"er-{p.index}-{side}"],
+        }
+        for p in pairs
+        for side in ("a", "b")
+    ]
     store.query(_INSERT, rows=rows)
     store.query("CALL db.awaitIndexes(300)")
     ranked: dict[str, list[tuple[str, float]]] = {r["id"]: [] for r in rows}
@@ -201,13 +237,17 @@ def population_neighbours(store: GraphStore, pairs: list[Pair], vectors: dict[st
     return ranked
 
 
-def index_candidates(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]],
-                     config: Stage1Config) -> dict[str, list[tuple[str, float]]]:
+def index_candidates(
+    store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]], config: Stage1Config
+) -> dict[str, list[tuple[str, float]]]:
     """Each mention's stage-1 candidates exactly as ingest gets them (its own vector query and
     floor rule), minus the mention itself: hence one more."""
     ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
-    rows = store.query(cypher.VECTOR_CANDIDATES, k=config.index_k + 1,
-                       mentions=[{"index": i, "embedding": vectors[m]} for i, m in enumerate(ids)])
+    rows = store.query(
+        cypher.VECTOR_CANDIDATES,
+        k=config.index_k + 1,
+        mentions=[{"index": i, "embedding": vectors[m]} for i, m in enumerate(ids)],
+    )
     found: dict[str, list[tuple[str, float]]] = {m: [] for m in ids}
     for row in sorted(rows, key=lambda r: -r["score"]):
         own = ids[row["index"]]
@@ -216,8 +256,9 @@ def index_candidates(store: GraphStore, pairs: list[Pair], vectors: dict[str, li
     return found
 
 
-def population(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]], dimension: int,
-               llm, config: Stage1Config) -> dict:
+def population(
+    store: GraphStore, pairs: list[Pair], vectors: dict[str, list[float]], dimension: int, llm, config: Stage1Config
+) -> dict:
     ranked = population_neighbours(store, pairs, vectors, dimension)
     candidates = index_candidates(store, pairs, vectors, config)
     rank_of: dict[int, int | None] = {}  # where side b ranks among side a's neighbours
@@ -233,22 +274,36 @@ def population(store: GraphStore, pairs: list[Pair], vectors: dict[str, list[flo
     # What a real ingest would send to the judge: every candidate of every mention.
     stage1["candidates_all_mentions"] = sum(len(c) for c in candidates.values())
     same_ranks = [rank_of[p.index] for p in pairs if p.same]
-    stage1["same_in_top"] = {str(d): metrics.share(rank is not None and rank <= d for rank in same_ranks)
-                             for d in KNN_DEPTHS}
+    stage1["same_in_top"] = {
+        str(d): metrics.share(rank is not None and rank <= d for rank in same_ranks) for d in KNN_DEPTHS
+    }
     stage1["same_rank"] = metrics.distribution(rank or len(ranked) for rank in same_ranks)
     stage1["floor_cosine"] = config.floor  # ingest converts the index's (1 + cos) / 2 back to cosine
     judged = two_stage(pairs, passed, llm, config, score_of)
-    return {"stage1": stage1, "two_stage": judged["result"], "errors": judged["errors"],
-            "by_domain": by_domain(pairs, passed, judged["predicted"]),
-            "rows": {p.index: {"rank": rank_of[p.index], "passed": passed[p.index],
-                               "predicted": judged["predicted"][p.index]} for p in pairs}}
+    return {
+        "stage1": stage1,
+        "two_stage": judged["result"],
+        "errors": judged["errors"],
+        "by_domain": by_domain(pairs, passed, judged["predicted"]),
+        "rows": {
+            p.index: {"rank": rank_of[p.index], "passed": passed[p.index], "predicted": judged["predicted"][p.index]}
+            for p in pairs
+        },
+    }
 
 
 # -- the whole eval ---------------------------------------------------------------------
 
-def run_er(pairs: list[Pair], embedder: Embedder, llm, store: GraphStore | None = None,
-           config: Stage1Config = Stage1Config(), name: str = "",
-           log: Callable[[str], None] = lambda msg: None) -> dict:
+
+def run_er(
+    pairs: list[Pair],
+    embedder: Embedder,
+    llm,
+    store: GraphStore | None = None,
+    config: Stage1Config = Stage1Config(),
+    name: str = "",
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     """Pair mode always; population mode when an (empty) eval store is given."""
     started = time.monotonic()
     ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
@@ -259,11 +314,17 @@ def run_er(pairs: list[Pair], embedder: Embedder, llm, store: GraphStore | None 
     log(f"pair mode: {len(pairs)} pairs, {sum(passed.values())} pass stage 1")
     judged = two_stage(pairs, passed, llm, config, scores)
     result = {
-        "name": name, "n": len(pairs),
+        "name": name,
+        "n": len(pairs),
         "counts": {label: sum(p.label == label for p in pairs) for label in LABELS},
-        "embedding_model": embedder.name, "text_form": "{name}. {context}", "judge": llm.label,
-        "stage1_config": {"top_k": config.top_k, "floor": config.floor,
-                          "judge_pairs_per_call": config.judge.pairs_per_call},
+        "embedding_model": embedder.name,
+        "text_form": "{name}. {context}",
+        "judge": llm.label,
+        "stage1_config": {
+            "top_k": config.top_k,
+            "floor": config.floor,
+            "judge_pairs_per_call": config.judge.pairs_per_call,
+        },
         "cosine_only": cosine_only(pairs, [scores[p.index] for p in pairs], config.floor),
         "stage1": stage1_summary(pairs, passed),
         "two_stage": judged["result"],
@@ -271,15 +332,30 @@ def run_er(pairs: list[Pair], embedder: Embedder, llm, store: GraphStore | None 
         "by_domain": by_domain(pairs, passed, judged["predicted"]),
         "by_split": by_split(pairs, scores, passed, judged["predicted"]),
     }
-    rows = {p.index: {"pair": p.index, "domain": p.domain, "label": p.label, "a": p.a["name"], "b": p.b["name"],
-                      "cosine": round(scores[p.index], 4), "stage1": passed[p.index],
-                      "predicted": "same" if judged["predicted"][p.index] else "not_same"} for p in pairs}
+    rows = {
+        p.index: {
+            "pair": p.index,
+            "domain": p.domain,
+            "label": p.label,
+            "a": p.a["name"],
+            "b": p.b["name"],
+            "cosine": round(scores[p.index], 4),
+            "stage1": passed[p.index],
+            "predicted": "same" if judged["predicted"][p.index] else "not_same",
+        }
+        for p in pairs
+    }
     if store is not None:
         log("population mode: kNN over the concept_embedding index")
         pop = population(store, pairs, {k: v.tolist() for k, v in vectors.items()}, embedder.dimension, llm, config)
         for index, extra in pop.pop("rows").items():
-            rows[index].update({"knn_rank": extra["rank"], "population_stage1": extra["passed"],
-                                "population_predicted": "same" if extra["predicted"] else "not_same"})
+            rows[index].update(
+                {
+                    "knn_rank": extra["rank"],
+                    "population_stage1": extra["passed"],
+                    "population_predicted": "same" if extra["predicted"] else "not_same",
+                }
+            )
         result["population"] = pop
     result["pairs"] = list(rows.values())
     result["seconds"] = round(time.monotonic() - started, 2)
@@ -288,11 +364,25 @@ def run_er(pairs: list[Pair], embedder: Embedder, llm, store: GraphStore | None 
 
 def headline(result: dict) -> dict:
     """The flat numbers the baselines and checks compare (dotted keys)."""
-    keys = ["cosine_only.best_f1", "cosine_only.best_threshold", "cosine_only.f1_at_0_55", "stage1.same_passed",
-            "stage1.unrelated_screened", "two_stage.precision", "two_stage.recall", "two_stage.f1",
-            "two_stage.llm_calls", "population.stage1.same_passed", "population.stage1.unrelated_screened",
-            "population.two_stage.precision", "population.two_stage.recall", "population.two_stage.f1",
-            "population.two_stage.llm_calls", "by_split.report.cosine_only_best_f1", "by_split.report.precision",
-            "by_split.report.recall", "by_split.report.f1"]
+    keys = [
+        "cosine_only.best_f1",
+        "cosine_only.best_threshold",
+        "cosine_only.f1_at_0_55",
+        "stage1.same_passed",
+        "stage1.unrelated_screened",
+        "two_stage.precision",
+        "two_stage.recall",
+        "two_stage.f1",
+        "two_stage.llm_calls",
+        "population.stage1.same_passed",
+        "population.stage1.unrelated_screened",
+        "population.two_stage.precision",
+        "population.two_stage.recall",
+        "population.two_stage.f1",
+        "population.two_stage.llm_calls",
+        "by_split.report.cosine_only_best_f1",
+        "by_split.report.precision",
+        "by_split.report.recall",
+        "by_split.report.f1",
+    ]
     return {k: v for k in keys if (v := metrics.dotted(result, k)) is not None}
-

@@ -112,8 +112,9 @@ class GoldDoc:
 def load_gold(path: Path | str, limit: int | None = None) -> list[GoldDoc]:
     docs = []
     for where, row in jsonl_records(path):
-        entities = tuple(GoldEntity(e["name"], e.get("type", "MISC"), tuple(e.get("aliases", [])))
-                         for e in row.get("entities", []))
+        entities = tuple(
+            GoldEntity(e["name"], e.get("type", "MISC"), tuple(e.get("aliases", []))) for e in row.get("entities", [])
+        )
         bad = [e.type for e in entities if e.type not in TYPES]
         if bad:
             raise ValueError(f"{where}: entity types must be among {TYPES}, not {bad[0]!r}")
@@ -122,10 +123,13 @@ def load_gold(path: Path | str, limit: int | None = None) -> list[GoldDoc]:
         for fact in row.get("facts", []):
             unknown = [name for name in fact["entities"] if name not in names]
             if unknown:
-                raise ValueError(f"{where}: fact {fact['text']!r} names {unknown[0]!r}, which is not among the entities")
+                raise ValueError(
+                    f"{where}: fact {fact['text']!r} names {unknown[0]!r}, which is not among the entities"
+                )
             facts.append(GoldFact(fact["text"], tuple(fact["entities"])))
-        docs.append(GoldDoc(row["id"], row.get("title") or row["id"], row["text"], row.get("split", ""), entities,
-                            tuple(facts)))
+        docs.append(
+            GoldDoc(row["id"], row.get("title") or row["id"], row["text"], row.get("split", ""), entities, tuple(facts))
+        )
     return docs[:limit] if limit else docs
 
 
@@ -136,7 +140,7 @@ def _tokens(text: str) -> list[str]:
 
 def _contains(haystack: list[str], needle: list[str]) -> bool:
     n = len(needle)
-    return bool(n) and any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+    return bool(n) and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
 
 
 def mentioned(claim_text: str, about_keys: set[str], entity: GoldEntity) -> bool:
@@ -159,14 +163,27 @@ def match_concepts(doc: GoldDoc, concepts: list) -> dict:
         typed = [e for e in hits if coarse_type(c.type) == e.type]
         found_any |= {e.name for e in hits}
         found_typed |= {e.name for e in typed}
-        rows.append({"name": c.name, "type": c.type, "class": coarse_type(c.type),
-                     "matches": [e.name for e in hits], "typed": bool(typed)})
-    return {"extracted": rows, "gold": len(gold), "found": found_any, "found_typed": found_typed,
-            "missed": [{"name": e.name, "type": e.type} for e in gold if e.name not in found_any]}
+        rows.append(
+            {
+                "name": c.name,
+                "type": c.type,
+                "class": coarse_type(c.type),
+                "matches": [e.name for e in hits],
+                "typed": bool(typed),
+            }
+        )
+    return {
+        "extracted": rows,
+        "gold": len(gold),
+        "found": found_any,
+        "found_typed": found_typed,
+        "missed": [{"name": e.name, "type": e.type} for e in gold if e.name not in found_any],
+    }
 
 
-def claim_fact_scores(doc: GoldDoc, claims: list, concepts: list, claim_vectors: np.ndarray,
-                      fact_vectors: np.ndarray) -> np.ndarray:
+def claim_fact_scores(
+    doc: GoldDoc, claims: list, concepts: list, claim_vectors: np.ndarray, fact_vectors: np.ndarray
+) -> np.ndarray:
     """Claim x fact cosine where the claim mentions both entities of the fact, else -inf."""
     keys_of = {c.name: set(keys_for(c.name, list(c.aliases))) for c in concepts}
     scores = np.full((len(claims), len(doc.facts)), -np.inf, dtype=np.float32)
@@ -186,30 +203,57 @@ def _pr(tp_pred: int, n_pred: int, tp_gold: int, n_gold: int) -> dict:
     precision = tp_pred / n_pred if n_pred else 0.0
     recall = tp_gold / n_gold if n_gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
-            "extracted": n_pred, "gold": n_gold, "correct": tp_pred, "found": tp_gold}
+    return {
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "extracted": n_pred,
+        "gold": n_gold,
+        "correct": tp_pred,
+        "found": tp_gold,
+    }
 
 
 def score(per_doc: list[dict], threshold: float = CLAIM_THRESHOLD) -> dict:
     """Micro-averaged precision and recall over the documents given."""
     extracted = [r for d in per_doc for r in d["concepts"]["extracted"]]
     gold = sum(d["concepts"]["gold"] for d in per_doc)
-    claims = [d["scores"].max(axis=1) >= threshold if d["scores"].size else np.zeros(len(d["claims"]), bool)
-              for d in per_doc]
-    facts = [d["scores"].max(axis=0) >= threshold if d["scores"].size else np.zeros(d["n_facts"], bool)
-             for d in per_doc]
+    claims = [
+        d["scores"].max(axis=1) >= threshold if d["scores"].size else np.zeros(len(d["claims"]), bool) for d in per_doc
+    ]
+    facts = [
+        d["scores"].max(axis=0) >= threshold if d["scores"].size else np.zeros(d["n_facts"], bool) for d in per_doc
+    ]
     return {
-        "concepts": _pr(sum(bool(r["matches"]) for r in extracted), len(extracted),
-                        sum(len(d["concepts"]["found"]) for d in per_doc), gold),
-        "concepts_typed": _pr(sum(r["typed"] for r in extracted), len(extracted),
-                              sum(len(d["concepts"]["found_typed"]) for d in per_doc), gold),
-        "claims": _pr(int(sum(c.sum() for c in claims)), sum(len(c) for c in claims),
-                      int(sum(f.sum() for f in facts)), sum(len(f) for f in facts)),
+        "concepts": _pr(
+            sum(bool(r["matches"]) for r in extracted),
+            len(extracted),
+            sum(len(d["concepts"]["found"]) for d in per_doc),
+            gold,
+        ),
+        "concepts_typed": _pr(
+            sum(r["typed"] for r in extracted),
+            len(extracted),
+            sum(len(d["concepts"]["found_typed"]) for d in per_doc),
+            gold,
+        ),
+        "claims": _pr(
+            int(sum(c.sum() for c in claims)),
+            sum(len(c) for c in claims),
+            int(sum(f.sum() for f in facts)),
+            sum(len(f) for f in facts),
+        ),
     }
 
 
-def run_extraction(gold: list[GoldDoc], embedder: Embedder, llm, name: str = "",
-                   threshold: float = CLAIM_THRESHOLD, log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_extraction(
+    gold: list[GoldDoc],
+    embedder: Embedder,
+    llm,
+    name: str = "",
+    threshold: float = CLAIM_THRESHOLD,
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     started = time.monotonic()
     records = [{"id": d.id, "title": d.title, "text": d.text} for d in gold]
     sources = list(records_as_documents(records, "gold"))
@@ -225,24 +269,42 @@ def run_extraction(gold: list[GoldDoc], embedder: Embedder, llm, name: str = "",
         claims = extraction.claims if extraction else []
         if claims:
             vectors = embedder.encode([c.text for c in claims] + [f.text for f in doc.facts])
-            scores = claim_fact_scores(doc, claims, concepts, vectors[:len(claims)], vectors[len(claims):])
+            scores = claim_fact_scores(doc, claims, concepts, vectors[: len(claims)], vectors[len(claims) :])
         else:
             scores = np.zeros((0, len(doc.facts)), np.float32)
-        per_doc.append({"id": doc.id, "split": doc.split, "failed": extraction is None,
-                        "concepts": match_concepts(doc, concepts), "claims": claims, "n_facts": len(doc.facts),
-                        "scores": scores})
+        per_doc.append(
+            {
+                "id": doc.id,
+                "split": doc.split,
+                "failed": extraction is None,
+                "concepts": match_concepts(doc, concepts),
+                "claims": claims,
+                "n_facts": len(doc.facts),
+                "scores": scores,
+            }
+        )
     result = {
-        "name": name, "backend": llm.label, "embedding_model": embedder.name, "documents": len(gold),
-        "failed": [r.reason for r in failed], "claim_threshold": threshold,
+        "name": name,
+        "backend": llm.label,
+        "embedding_model": embedder.name,
+        "documents": len(gold),
+        "failed": [r.reason for r in failed],
+        "claim_threshold": threshold,
         "gold_entities": sum(len(d.entities) for d in gold),
-        "gold_concepts": sum(d["concepts"]["gold"] for d in per_doc), "gold_facts": sum(len(d.facts) for d in gold),
+        "gold_concepts": sum(d["concepts"]["gold"] for d in per_doc),
+        "gold_facts": sum(len(d.facts) for d in gold),
         **score(per_doc, threshold),
-        "by_split": {s: score([d for d in per_doc if d["split"] == s], threshold) for s in metrics.SPLITS
-                     if any(d["split"] == s for d in per_doc)},
+        "by_split": {
+            s: score([d for d in per_doc if d["split"] == s], threshold)
+            for s in metrics.SPLITS
+            if any(d["split"] == s for d in per_doc)
+        },
         "sweep": [{"threshold": t, **score(per_doc, t)["claims"]} for t in THRESHOLD_SWEEP],
         "recall_by_type": _recall_by_type(gold, per_doc),
-        "llm_calls": used["calls"] + used["cache_hits"], "cache_hits": used["cache_hits"],
-        "prompt_tokens": used["prompt_tokens"], "completion_tokens": used["completion_tokens"],
+        "llm_calls": used["calls"] + used["cache_hits"],
+        "cache_hits": used["cache_hits"],
+        "prompt_tokens": used["prompt_tokens"],
+        "completion_tokens": used["completion_tokens"],
         "documents_detail": [_detail(doc, d, threshold) for doc, d in zip(gold, per_doc)],
     }
     result["seconds"] = round(time.monotonic() - started, 2)
@@ -262,18 +324,42 @@ def _recall_by_type(gold: list[GoldDoc], per_doc: list[dict]) -> dict:
 def _detail(doc: GoldDoc, d: dict, threshold: float) -> dict:
     """What a reader needs to see why a document scored as it did."""
     scores = d["scores"]
-    claims = [{"text": c.text, "about": c.about,
-               "states": [doc.facts[j].text for j in np.flatnonzero(scores[i] >= threshold)] if scores.size else []}
-              for i, c in enumerate(d["claims"])]
+    claims = [
+        {
+            "text": c.text,
+            "about": c.about,
+            "states": [doc.facts[j].text for j in np.flatnonzero(scores[i] >= threshold)] if scores.size else [],
+        }
+        for i, c in enumerate(d["claims"])
+    ]
     found = set(np.flatnonzero(scores.max(axis=0) >= threshold)) if scores.size else set()
-    return {"id": doc.id, "title": doc.title, "split": doc.split, "failed": d["failed"],
-            "concepts": d["concepts"]["extracted"], "missed_entities": d["concepts"]["missed"], "claims": claims,
-            "missed_facts": [f.text for j, f in enumerate(doc.facts) if j not in found]}
+    return {
+        "id": doc.id,
+        "title": doc.title,
+        "split": doc.split,
+        "failed": d["failed"],
+        "concepts": d["concepts"]["extracted"],
+        "missed_entities": d["concepts"]["missed"],
+        "claims": claims,
+        "missed_facts": [f.text for j, f in enumerate(doc.facts) if j not in found],
+    }
 
 
-HEADLINE = ["documents", "concepts.precision", "concepts.recall", "concepts_typed.precision", "concepts_typed.recall",
-            "claims.precision", "claims.recall", "by_split.report.concepts.precision", "by_split.report.concepts.recall",
-            "by_split.report.claims.precision", "by_split.report.claims.recall", "llm_calls", "prompt_tokens"]
+HEADLINE = [
+    "documents",
+    "concepts.precision",
+    "concepts.recall",
+    "concepts_typed.precision",
+    "concepts_typed.recall",
+    "claims.precision",
+    "claims.recall",
+    "by_split.report.concepts.precision",
+    "by_split.report.concepts.recall",
+    "by_split.report.claims.precision",
+    "by_split.report.claims.recall",
+    "llm_calls",
+    "prompt_tokens",
+]
 
 
 def headline(result: dict) -> dict:

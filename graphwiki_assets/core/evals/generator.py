@@ -37,17 +37,95 @@ from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 # The catch-all type most offline-extracted concepts get, then a long tail (Zipf weights).
-TYPES = ("Concept", "Person", "City", "River", "Organization", "Country", "Film", "Album", "Song", "University",
-         "Church", "County", "District", "Journal", "Company", "Band", "Mountain", "Lake", "Station", "Team",
-         "Battle", "Book", "Language", "Party", "State", "Island", "Award", "Event", "Ship", "Building",
-         "Route", "Court", "Society", "Institute", "Museum", "Festival", "Species", "Disease", "Programme", "Region")
+TYPES = (
+    "Concept",
+    "Person",
+    "City",
+    "River",
+    "Organization",
+    "Country",
+    "Film",
+    "Album",
+    "Song",
+    "University",
+    "Church",
+    "County",
+    "District",
+    "Journal",
+    "Company",
+    "Band",
+    "Mountain",
+    "Lake",
+    "Station",
+    "Team",
+    "Battle",
+    "Book",
+    "Language",
+    "Party",
+    "State",
+    "Island",
+    "Award",
+    "Event",
+    "Ship",
+    "Building",
+    "Route",
+    "Court",
+    "Society",
+    "Institute",
+    "Museum",
+    "Festival",
+    "Species",
+    "Disease",
+    "Programme",
+    "Region",
+)
 SUFFIXED = {"River", "Lake", "Mountain", "University", "Church", "County", "District", "Station", "Island"}
-SYLLABLES = ("ka", "ren", "tol", "vi", "mor", "da", "lin", "bre", "qua", "sel", "tor", "nu", "vel", "ga", "rho",
-             "mi", "fen", "dar", "lo", "pri", "zan", "te", "wil", "cor", "ba", "xen", "hal", "jo", "ul", "vra",
-             "em", "tha")
-VERBS = ("is associated with", "was founded near", "is part of the history of", "was named after",
-         "shares a border with", "was studied at", "received an award from", "was built by",
-         "is the subject of", "was recorded with")
+SYLLABLES = (
+    "ka",
+    "ren",
+    "tol",
+    "vi",
+    "mor",
+    "da",
+    "lin",
+    "bre",
+    "qua",
+    "sel",
+    "tor",
+    "nu",
+    "vel",
+    "ga",
+    "rho",
+    "mi",
+    "fen",
+    "dar",
+    "lo",
+    "pri",
+    "zan",
+    "te",
+    "wil",
+    "cor",
+    "ba",
+    "xen",
+    "hal",
+    "jo",
+    "ul",
+    "vra",
+    "em",
+    "tha",
+)
+VERBS = (
+    "is associated with",
+    "was founded near",
+    "is part of the history of",
+    "was named after",
+    "shares a border with",
+    "was studied at",
+    "received an award from",
+    "was built by",
+    "is the subject of",
+    "was recorded with",
+)
 PLACE_TYPES = ("City", "Country", "County", "District", "State", "Region", "Island")
 TEXT_CHARS = 500  # a MuSiQue passage averages about 505 characters
 
@@ -100,8 +178,8 @@ class SourcePlan:
 def concept_name(index: int, type_name: str) -> str:
     """A unique pronounceable name: the index, scrambled, spelled in syllables."""
     n = len(SYLLABLES)
-    code = (index * 2_654_435_761 + 97) % n ** 5
-    digits = [(code // n ** i) % n for i in range(5)]
+    code = (index * 2_654_435_761 + 97) % n**5
+    digits = [(code // n**i) % n for i in range(5)]
     first = "".join(SYLLABLES[d] for d in digits[:2]).capitalize()
     second = "".join(SYLLABLES[d] for d in digits[2:]).capitalize()
     name = f"{first} {second}"
@@ -149,27 +227,52 @@ class Planner:
             name = concept_name(i, type_name)
             self.names.append(name)
             aliases = ["".join(w[0] for w in name.split()).upper()] if rng.random() < 0.05 else []
-            new.append({"index": i, "id": self.cid(i), "name": name, "type": type_name, "aliases": aliases,
-                        "keys": keys_for(name, aliases), "topic": topic,
-                        "description": f"{name} is a {type_name.lower()} of topic {topic}."})
+            new.append(
+                {
+                    "index": i,
+                    "id": self.cid(i),
+                    "name": name,
+                    "type": type_name,
+                    "aliases": aliases,
+                    "keys": keys_for(name, aliases),
+                    "topic": topic,
+                    "description": f"{name} is a {type_name.lower()} of topic {topic}.",
+                }
+            )
             if type_name in PLACE_TYPES:
                 self.places.append(i)
         known = self._known(len(new))
         everyone = [c["index"] for c in new] + known
         claims, contradictions = self._claims(index, everyone)
-        not_same = [(c["id"], self.cid(rng.randrange(c["index"])))
-                    for c in new if c["index"] > 0 for _ in range(self._poisson(cfg.not_same_per_concept))]
-        part_of = [(c["id"], self.cid(self.places[rng.randrange(places_before)]))
-                   for c in new if places_before and rng.random() < cfg.part_of_rate]
+        not_same = [
+            (c["id"], self.cid(rng.randrange(c["index"])))
+            for c in new
+            if c["index"] > 0
+            for _ in range(self._poisson(cfg.not_same_per_concept))
+        ]
+        part_of = [
+            (c["id"], self.cid(self.places[rng.randrange(places_before)]))
+            for c in new
+            if places_before and rng.random() < cfg.part_of_rate
+        ]
         self.pool.extend(everyone)
         title = new[0]["name"]
         text = " ".join([new[0]["description"], *(c["text"] for c in claims)])
         filler = " ".join(f"{c['name']} is mentioned in the account of {title}." for c in new[1:])
         text = (text + " " + filler)[: max(TEXT_CHARS, len(text))].strip()
-        return SourcePlan(index=index, id=f"{self.prefix}-s{index}", title=title, text=text, topic=topic,
-                          concepts=new, mentions=[self.cid(i) for i in dict.fromkeys(everyone)],
-                          claims=claims, contradictions=contradictions, not_same=not_same,
-                          part_of=part_of)
+        return SourcePlan(
+            index=index,
+            id=f"{self.prefix}-s{index}",
+            title=title,
+            text=text,
+            topic=topic,
+            concepts=new,
+            mentions=[self.cid(i) for i in dict.fromkeys(everyone)],
+            claims=claims,
+            contradictions=contradictions,
+            not_same=not_same,
+            part_of=part_of,
+        )
 
     def _known(self, new: int) -> list[int]:
         rng, cfg = self.rng, self.config
@@ -195,7 +298,9 @@ class Planner:
                 contradictions.append((claim_id, rng.choice(self.claims_of[target])))
                 text = f"{said[0]} is not, as others say, {rng.choice(VERBS)} {', '.join(said[1:]) or 'it'}."
             else:
-                text = f"{said[0]} {rng.choice(VERBS)} {', '.join(said[1:]) or 'its topic'} (source {index}, claim {n})."
+                text = (
+                    f"{said[0]} {rng.choice(VERBS)} {', '.join(said[1:]) or 'its topic'} (source {index}, claim {n})."
+                )
             for i in about:
                 self.claims_of.setdefault(i, []).append(claim_id)
             claims.append({"id": claim_id, "text": text, "about": [self.cid(i) for i in about]})
@@ -237,39 +342,97 @@ def _payload(chunk: list[SourcePlan], vectors: Vectors) -> dict:
     mapper = TypeMapper(default_config().taxonomy)
     for s in chunk:
         drawn = [Vector(v) for v in vectors.draw(s, 1 + len(s.concepts) + len(s.claims)).tolist()]
-        sources.append({"id": s.id, "sha256": _sha(s.text), "path": f"generated/{s.id}.txt", "title": s.title,
-                        "text": s.text, "paths": [f"generated/{s.id}.txt"], "embedding": drawn[0],
-                        "scope": "in", "scope_reason": ""})
+        sources.append(
+            {
+                "id": s.id,
+                "sha256": _sha(s.text),
+                "path": f"generated/{s.id}.txt",
+                "title": s.title,
+                "text": s.text,
+                "paths": [f"generated/{s.id}.txt"],
+                "embedding": drawn[0],
+                "scope": "in",
+                "scope_reason": "",
+            }
+        )
         fresh = {c["id"]: c for c in s.concepts}
         for n, c in enumerate(s.concepts):
             # typed as ingest types it: the default taxonomy's type, the finer word beside it
-            actions.append({"source_id": s.id, "concept_id": c["id"], "name": c["name"],
-                            "type": mapper.map(c["type"])[0] or c["type"], "extracted_type": c["type"],
-                            "description": c["description"], "embedding": drawn[1 + n], "aliases": c["aliases"],
-                            "keys": c["keys"]})
+            actions.append(
+                {
+                    "source_id": s.id,
+                    "concept_id": c["id"],
+                    "name": c["name"],
+                    "type": mapper.map(c["type"])[0] or c["type"],
+                    "extracted_type": c["type"],
+                    "description": c["description"],
+                    "embedding": drawn[1 + n],
+                    "aliases": c["aliases"],
+                    "keys": c["keys"],
+                }
+            )
         # a known concept named again: MERGE matches it, only its DERIVED_FROM is new
-        actions += [{"source_id": s.id, "concept_id": cid, "name": "", "type": "", "extracted_type": "", "description": "",
-                     "embedding": None, "aliases": [], "keys": []} for cid in s.mentions if cid not in fresh]
+        actions += [
+            {
+                "source_id": s.id,
+                "concept_id": cid,
+                "name": "",
+                "type": "",
+                "extracted_type": "",
+                "description": "",
+                "embedding": None,
+                "aliases": [],
+                "keys": [],
+            }
+            for cid in s.mentions
+            if cid not in fresh
+        ]
         for n, claim in enumerate(s.claims):
             claims.append({**claim, "source_id": s.id, "embedding": drawn[1 + len(s.concepts) + n]})
             if len(claim["about"]) > 1:
-                associations += [{"a": a, "b": b, "claim": claim["id"]}
-                                 for i, a in enumerate(sorted(claim["about"])) for b in sorted(claim["about"])[i + 1:]]
-        contradictions += [{"new_claim": a, "existing_claim": b, "reason": "generated", "source_id": s.id}
-                           for a, b in s.contradictions]
+                associations += [
+                    {"a": a, "b": b, "claim": claim["id"]}
+                    for i, a in enumerate(sorted(claim["about"]))
+                    for b in sorted(claim["about"])[i + 1 :]
+                ]
+        contradictions += [
+            {"new_claim": a, "existing_claim": b, "reason": "generated", "source_id": s.id} for a, b in s.contradictions
+        ]
         not_same += [{"from": a, "to": b, "judgment_id": None} for a, b in s.not_same]
         part_of += [{"part": a, "whole": b} for a, b in s.part_of]
     disputed = sorted({c for pair in contradictions for c in (pair["new_claim"], pair["existing_claim"])})
-    return {"sources": sources, "actions": actions, "claims": claims, "associations": associations,
-            "contradictions": contradictions, "not_same": not_same, "part_of": part_of, "disputed": disputed}
+    return {
+        "sources": sources,
+        "actions": actions,
+        "claims": claims,
+        "associations": associations,
+        "contradictions": contradictions,
+        "not_same": not_same,
+        "part_of": part_of,
+        "disputed": disputed,
+    }
 
 
 def _write(tx, data: dict, now: str) -> None:
     stamp = default_config().stamp()  # as written by an ingest under the default schema config
-    rows(tx, ingest_cypher.MERGE_SOURCES, sources=data["sources"], now=now, config_version=stamp["config_version"],
-         extraction_version=stamp["extraction_version"])
-    rows(tx, ingest_cypher.MERGE_CONCEPTS, actions=data["actions"], now=now, config_version=stamp["config_version"],
-         fallback=stamp["fallback"], corroboration=stamp["corroboration"], awaiting=AWAITING_CORROBORATION)
+    rows(
+        tx,
+        ingest_cypher.MERGE_SOURCES,
+        sources=data["sources"],
+        now=now,
+        config_version=stamp["config_version"],
+        extraction_version=stamp["extraction_version"],
+    )
+    rows(
+        tx,
+        ingest_cypher.MERGE_CONCEPTS,
+        actions=data["actions"],
+        now=now,
+        config_version=stamp["config_version"],
+        fallback=stamp["fallback"],
+        corroboration=stamp["corroboration"],
+        awaiting=AWAITING_CORROBORATION,
+    )
     rows(tx, ingest_cypher.MERGE_NOT_SAME, links=data["not_same"], now=now)
     rows(tx, eval_cypher.MERGE_PART_OF, links=data["part_of"], now=now)
     rows(tx, ingest_cypher.MERGE_CLAIMS, claims=data["claims"], now=now)
@@ -288,8 +451,14 @@ class Generated:
     graph: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        return {"concepts_asked": self.concepts, "seed": self.seed, "sources_planned": self.sources_planned,
-                "sources_written": self.sources_written, "seconds": self.seconds, "graph": self.graph}
+        return {
+            "concepts_asked": self.concepts,
+            "seed": self.seed,
+            "sources_planned": self.sources_planned,
+            "sources_written": self.sources_written,
+            "seconds": self.seconds,
+            "graph": self.graph,
+        }
 
 
 def foreign_nodes(store: GraphStore, seed: int) -> int:
@@ -297,9 +466,15 @@ def foreign_nodes(store: GraphStore, seed: int) -> int:
     return store.query(eval_cypher.FOREIGN_NODES, prefix=f"gen{seed}-")[0]["n"]
 
 
-def generate(store: GraphStore, concepts: int, dimension: int, seed: int = 0,
-             config: GeneratorConfig = GeneratorConfig(), replace: bool = False,
-             log: Callable[[str], None] = lambda msg: None) -> Generated:
+def generate(
+    store: GraphStore,
+    concepts: int,
+    dimension: int,
+    seed: int = 0,
+    config: GeneratorConfig = GeneratorConfig(),
+    replace: bool = False,
+    log: Callable[[str], None] = lambda msg: None,
+) -> Generated:
     """Write the generated graph of ``concepts`` concepts into ``store``: only the sources it
     lacks when it holds a smaller graph of the same seed. Any other content (another graph,
     another seed, a larger generated graph) is wiped first if ``replace``, else refused."""
@@ -317,8 +492,10 @@ def generate(store: GraphStore, concepts: int, dimension: int, seed: int = 0,
     held = store.query(eval_cypher.GRAPH_SIZE)[0]["sources"]
     if held > len(present) or foreign_nodes(store, seed):
         if not replace:
-            raise RuntimeError("the graph holds other nodes than a smaller generated graph of this seed; "
-                               "generate into an empty or disposable instance")
+            raise RuntimeError(
+                "the graph holds other nodes than a smaller generated graph of this seed; "
+                "generate into an empty or disposable instance"
+            )
         log(f"wiping the graph first ({held} sources, not a prefix of this generated graph)")
         wipe(store)
         present = set()
@@ -328,7 +505,7 @@ def generate(store: GraphStore, concepts: int, dimension: int, seed: int = 0,
     vectors = Vectors(seed, dimension, config)
     started = time.monotonic()
     for start in range(0, len(todo), config.chunk):
-        chunk = todo[start:start + config.chunk]
+        chunk = todo[start : start + config.chunk]
         store.write(_write, _payload(chunk, vectors), utc_now())
         out.sources_written += len(chunk)
         if (start // config.chunk) % 10 == 9:

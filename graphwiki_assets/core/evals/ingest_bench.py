@@ -31,9 +31,16 @@ def _per(value: float, n: int, digits: int = 3) -> float:
     return round(value / max(n, 1), digits)
 
 
-def run_ingest_bench(settings: Settings, embedder: Embedder, corpus: Path | str, limit: int | None = None,
-                     llm_latency: float | None = None, rerun: bool = True, batch_size: int | None = None,
-                     log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_ingest_bench(
+    settings: Settings,
+    embedder: Embedder,
+    corpus: Path | str,
+    limit: int | None = None,
+    llm_latency: float | None = None,
+    rerun: bool = True,
+    batch_size: int | None = None,
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     docs = load_jsonl(corpus)
     docs = docs[:limit] if limit else docs
     namespace = Path(corpus).parent.name or "corpus"
@@ -48,8 +55,9 @@ def run_ingest_bench(settings: Settings, embedder: Embedder, corpus: Path | str,
             from graphwiki_assets.core.llm.rules_server import RulesServer
 
             server = stack.enter_context(RulesServer(latency=llm_latency))
-            llm_settings = replace(settings.llm, base_url=server.base_url, api_key="rules-server",
-                                   model="offline-rules-over-http")
+            llm_settings = replace(
+                settings.llm, base_url=server.base_url, api_key="rules-server", model="offline-rules-over-http"
+            )
         llm = build_llm(llm_settings, cache)  # a fresh cache: the first pass is cold
         store = stack.enter_context(eval_store(eval_settings(settings), log=log))
         wipe(store)
@@ -65,22 +73,37 @@ def run_ingest_bench(settings: Settings, embedder: Embedder, corpus: Path | str,
         first = ingest_documents(ingestor, records_as_documents(docs, namespace), progress=progress).as_dict()
         wall = time.monotonic() - started
         out = {
-            "corpus": str(corpus), "passages": len(docs), "backend": first["backend"],
-            "embedding_model": embedder.name, "batch_size": config.batch_size,
+            "corpus": str(corpus),
+            "passages": len(docs),
+            "backend": first["backend"],
+            "embedding_model": embedder.name,
+            "batch_size": config.batch_size,
             "llm_concurrency": llm.concurrency,
-            "seconds": round(wall, 2), "passages_per_second": round(len(docs) / max(wall, 1e-9), 2),
+            "seconds": round(wall, 2),
+            "passages_per_second": round(len(docs) / max(wall, 1e-9), 2),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-            "sources": first["sources"], "concepts": first["concepts"], "claims": first["claims"],
-            "contradictions": first["contradictions"], "judgments": first["judgments"],
-            "llm_calls": first["llm_calls"], "prompt_tokens": first["prompt_tokens"],
+            "sources": first["sources"],
+            "concepts": first["concepts"],
+            "claims": first["claims"],
+            "contradictions": first["contradictions"],
+            "judgments": first["judgments"],
+            "llm_calls": first["llm_calls"],
+            "prompt_tokens": first["prompt_tokens"],
             "llm_calls_per_passage": _per(first["llm_calls"], len(docs)),
             "prompt_tokens_per_passage": _per(first["prompt_tokens"], len(docs), 1),
-            "by_task": {task: {"calls": c.get("calls", 0), "prompt_tokens": c.get("prompt_tokens", 0),
-                               "calls_per_passage": _per(c.get("calls", 0), len(docs)),
-                               "prompt_tokens_per_passage": _per(c.get("prompt_tokens", 0), len(docs), 1)}
-                        for task, c in first["llm_by_task"].items()},
-            "stages_seconds": first["stages_seconds"], "embedding": first["embedding"],
-            "batches": first["batches"], "failed": first["sources"]["failed"],
+            "by_task": {
+                task: {
+                    "calls": c.get("calls", 0),
+                    "prompt_tokens": c.get("prompt_tokens", 0),
+                    "calls_per_passage": _per(c.get("calls", 0), len(docs)),
+                    "prompt_tokens_per_passage": _per(c.get("prompt_tokens", 0), len(docs), 1),
+                }
+                for task, c in first["llm_by_task"].items()
+            },
+            "stages_seconds": first["stages_seconds"],
+            "embedding": first["embedding"],
+            "batches": first["batches"],
+            "failed": first["sources"]["failed"],
         }
         if server is not None:
             llm_seconds = sum(first["stages_seconds"].get(s, 0.0) for s in LLM_STAGES)
@@ -90,8 +113,11 @@ def run_ingest_bench(settings: Settings, embedder: Embedder, corpus: Path | str,
             # its own hardware. It is reported apart, and the ideal with it added.
             rules = server.compute_seconds
             out["llm_server"] = {
-                "latency_s": llm_latency, "requests": server.requests, "max_in_flight": server.max_in_flight,
-                "ideal_seconds": round(ideal, 2), "llm_stage_seconds": round(llm_seconds, 2),
+                "latency_s": llm_latency,
+                "requests": server.requests,
+                "max_in_flight": server.max_in_flight,
+                "ideal_seconds": round(ideal, 2),
+                "llm_stage_seconds": round(llm_seconds, 2),
                 "llm_stage_over_ideal": round(llm_seconds / ideal, 3) if ideal else None,
                 "wall_over_ideal": round(wall / ideal, 3) if ideal else None,
                 "rules_compute_seconds": round(rules, 2),
@@ -100,10 +126,16 @@ def run_ingest_bench(settings: Settings, embedder: Embedder, corpus: Path | str,
         if rerun:
             before = llm.usage.snapshot()
             started = time.monotonic()
-            again = ingest_documents(Ingestor(store=store, embedder=embedder, llm=llm, config=config),
-                                     records_as_documents(docs, namespace)).as_dict()
+            again = ingest_documents(
+                Ingestor(store=store, embedder=embedder, llm=llm, config=config), records_as_documents(docs, namespace)
+            ).as_dict()
             seconds = time.monotonic() - started
             used = llm.usage.snapshot() - before
-            out["rerun"] = {"seconds": round(seconds, 2), "share_of_first": round(seconds / max(wall, 1e-9), 4),
-                            "llm_calls": used.calls, "cache_hits": used.cache_hits, "sources": again["sources"]}
+            out["rerun"] = {
+                "seconds": round(seconds, 2),
+                "share_of_first": round(seconds / max(wall, 1e-9), 4),
+                "llm_calls": used.calls,
+                "cache_hits": used.cache_hits,
+                "sources": again["sources"],
+            }
     return out

@@ -38,16 +38,20 @@ def eval_settings(base: Settings, env: Mapping[str, str] | None = None) -> Setti
     env = os.environ if env is None else env
     uri = env.get("GRAPHWIKI_EVAL_NEO4J_URI")
     if uri:
-        neo4j = replace(base.neo4j, uri=uri,
-                        username=env.get("GRAPHWIKI_EVAL_NEO4J_USERNAME") or base.neo4j.username,
-                        password=env.get("GRAPHWIKI_EVAL_NEO4J_PASSWORD") or base.neo4j.password)
+        neo4j = replace(
+            base.neo4j,
+            uri=uri,
+            username=env.get("GRAPHWIKI_EVAL_NEO4J_USERNAME") or base.neo4j.username,
+            password=env.get("GRAPHWIKI_EVAL_NEO4J_PASSWORD") or base.neo4j.password,
+        )
         settings = replace(base, neo4j=neo4j)
     else:
         settings = base.with_instance(base.home / "eval", _eval_port(base, env))
     if settings.neo4j.uri == base.neo4j.uri:
         raise EvalInstanceError(
             f"the eval graph would be the user's graph ({base.neo4j.uri}); evals wipe their graph, "
-            "so set GRAPHWIKI_EVAL_BOLT_PORT or GRAPHWIKI_EVAL_NEO4J_URI to another server.")
+            "so set GRAPHWIKI_EVAL_BOLT_PORT or GRAPHWIKI_EVAL_NEO4J_URI to another server."
+        )
     return settings
 
 
@@ -80,8 +84,10 @@ def _on_a_free_port(settings: Settings, log) -> Settings:
     if server.pid() is not None or not server._port_open() or os.environ.get("GRAPHWIKI_EVAL_BOLT_PORT"):
         return settings
     port = free_port()
-    log(f"port {settings.server.bolt_port} is taken by another program; the eval Neo4j uses {port} "
-        f"(remembered in {_port_file(settings.home)})")
+    log(
+        f"port {settings.server.bolt_port} is taken by another program; the eval Neo4j uses {port} "
+        f"(remembered in {_port_file(settings.home)})"
+    )
     settings.home.mkdir(parents=True, exist_ok=True)
     _port_file(settings.home).write_text(str(port))
     return settings.with_instance(settings.home, port)

@@ -21,11 +21,26 @@ def measure(store: GraphStore, embedder, llm, per_shape: int = 30, seed: int = 0
     if not any(drawn.single.values()):
         return {"error": "the graph has no connected concepts to ask about"}
     single, _ = measure_single(store, embedder, llm, drawn, config)
-    shapes = {shape: {"technique": s["technique"] if s["n"] else None, "n": s["n"], "found": s["found"],
-                      "errors": s["errors"], "p50_ms": s["total_ms"]["p50"], "p95_ms": s["total_ms"]["p95"],
-                      "p99_ms": s["total_ms"]["p99"], "mean_ms": s["total_ms"]["mean"],
-                      "p95_by_phase_ms": {p: s[f"{p}_ms"]["p95"] for p in PHASES}}
-              for shape, s in single.items()}
+    shapes = {
+        shape: {
+            "technique": s["technique"] if s["n"] else None,
+            "n": s["n"],
+            "found": s["found"],
+            "errors": s["errors"],
+            "p50_ms": s["total_ms"]["p50"],
+            "p95_ms": s["total_ms"]["p95"],
+            "p99_ms": s["total_ms"]["p99"],
+            "mean_ms": s["total_ms"]["mean"],
+            "p95_by_phase_ms": {p: s[f"{p}_ms"]["p95"] for p in PHASES},
+        }
+        for shape, s in single.items()
+    }
     counts = store.query(cypher.GRAPH_SIZE)[0]
-    return {"graph": {"concepts": counts["concepts"], "sources": counts["sources"]}, "per_shape": per_shape,
-            "seed": seed, "hops": hops, "k": k, "shapes": shapes}
+    return {
+        "graph": {"concepts": counts["concepts"], "sources": counts["sources"]},
+        "per_shape": per_shape,
+        "seed": seed,
+        "hops": hops,
+        "k": k,
+        "shapes": shapes,
+    }

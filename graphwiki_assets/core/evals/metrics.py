@@ -40,8 +40,10 @@ def at_threshold(scores: Sequence[float], actual: Sequence[bool], threshold: flo
 
 def pr_curve(scores: Sequence[float], actual: Sequence[bool]) -> list[dict]:
     """One point per distinct score, used as the cut 'score >= t', highest first."""
-    return [{"threshold": round(float(t), 4), **at_threshold(scores, actual, float(t))}
-            for t in sorted(set(scores), reverse=True)]
+    return [
+        {"threshold": round(float(t), 4), **at_threshold(scores, actual, float(t))}
+        for t in sorted(set(scores), reverse=True)
+    ]
 
 
 def best_threshold(scores: Sequence[float], actual: Sequence[bool]) -> dict:
@@ -55,9 +57,15 @@ def distribution(values: Iterable[float]) -> dict:
     if arr.size == 0:
         return {"n": 0}
     q1, median, q3 = np.percentile(arr, [25, 50, 75])
-    return {"n": int(arr.size), "mean": round(float(arr.mean()), 4), "min": round(float(arr.min()), 4),
-            "q1": round(float(q1), 4), "median": round(float(median), 4), "q3": round(float(q3), 4),
-            "max": round(float(arr.max()), 4)}
+    return {
+        "n": int(arr.size),
+        "mean": round(float(arr.mean()), 4),
+        "min": round(float(arr.min()), 4),
+        "q1": round(float(q1), 4),
+        "median": round(float(median), 4),
+        "q3": round(float(q3), 4),
+        "max": round(float(arr.max()), 4),
+    }
 
 
 def share(flags: Iterable[bool]) -> float:

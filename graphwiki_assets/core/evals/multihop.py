@@ -50,27 +50,35 @@ def load_set(corpus: Path | str, questions: Path | str, limit: int | None = None
     return docs, (qs[:limit] if limit else qs)
 
 
-def ingest_corpus(store: GraphStore, embedder: Embedder, llm, docs: list[dict], namespace: str,
-                  progress: Callable | None = None) -> dict:
+def ingest_corpus(
+    store: GraphStore, embedder: Embedder, llm, docs: list[dict], namespace: str, progress: Callable | None = None
+) -> dict:
     if store.query("MATCH (n) RETURN count(n) AS n")[0]["n"]:
         raise RuntimeError("the multi-hop eval needs an empty eval graph (wipe it first)")
     # A fresh eval instance has no schema yet, and extraction's exact-name pass reads its
     # full-text index before the pipeline's first write would create it.
     ensure_schema(store, embedder.dimension)
-    report = ingest_documents(Ingestor(store=store, embedder=embedder, llm=llm),
-                              records_as_documents(docs, namespace), progress=progress).as_dict()
+    report = ingest_documents(
+        Ingestor(store=store, embedder=embedder, llm=llm), records_as_documents(docs, namespace), progress=progress
+    ).as_dict()
     n = max(len(docs), 1)
     cache_hits = report["llm"].get("cache_hits", 0)
     return {
-        "backend": report["backend"], "passages": len(docs), "sources_new": report["sources"]["new"],
-        "sources_failed": report["sources"]["failed"], "concepts": report["concepts"], "claims": report["claims"],
-        "llm_calls": report["llm_calls"], "prompt_tokens": report["prompt_tokens"],
+        "backend": report["backend"],
+        "passages": len(docs),
+        "sources_new": report["sources"]["new"],
+        "sources_failed": report["sources"]["failed"],
+        "concepts": report["concepts"],
+        "claims": report["claims"],
+        "llm_calls": report["llm_calls"],
+        "prompt_tokens": report["prompt_tokens"],
         "cache_hits": cache_hits,  # answered from the disk cache: not spent again
         # Calls the ingest needs, paid now or on an earlier run (a cache hit is a call once made).
         "llm_calls_per_passage": round((report["llm_calls"] + cache_hits) / n, 3),
         # Tokens of cached calls are unknown, so this is only reported from a cold cache.
         "prompt_tokens_per_passage": None if cache_hits else round(report["prompt_tokens"] / n, 1),
-        "seconds": report["seconds"], "seconds_per_passage": round(report["seconds"] / n, 3),
+        "seconds": report["seconds"],
+        "seconds_per_passage": round(report["seconds"] / n, 3),
     }
 
 
@@ -82,6 +90,7 @@ def progress_every(n: int, total: int, log: Callable[[str], None]) -> Callable:
         done["count"] += 1
         if done["count"] % n == 0:
             log(f"ingested {done['count']}/{total} passages, {time.monotonic() - done['started']:.0f}s")
+
     return progress
 
 
@@ -90,7 +99,7 @@ def corpus_ids(store: GraphStore, namespace: str) -> dict[str, list[str]]:
     prefix = f"{namespace}/"
     out = {}
     for row in store.query("MATCH (s:Source) RETURN s.id AS id, coalesce(s.paths, [s.path]) AS paths"):
-        out[row["id"]] = [p[len(prefix):] for p in row["paths"] if p.startswith(prefix)]
+        out[row["id"]] = [p[len(prefix) :] for p in row["paths"] if p.startswith(prefix)]
     return out
 
 
@@ -121,19 +130,39 @@ def reported_methods(result: dict) -> list[str]:
     return [m for m in ("flat", "graph", *GRAPH_METHODS) if m in result]
 
 
-def retrieve(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: dict[str, list[str]],
-             k: int, method: str, hops: int = 2, reached_only: bool = False, **config) -> dict[str, list[str]]:
+def retrieve(
+    store: GraphStore,
+    embedder: Embedder,
+    questions: list[dict],
+    id_map: dict[str, list[str]],
+    k: int,
+    method: str,
+    hops: int = 2,
+    reached_only: bool = False,
+    **config,
+) -> dict[str, list[str]]:
     """Corpus ids per question for one method ("flat", "bridge", "ppr", "traversal")."""
+
     def ranked(question: str):
         if method == "flat":
             return flat_sources(store, embedder, question, k)
-        return retrieve_sources(store, embedder, question, k, hops=hops, method=method, config=RetrievalConfig(**config))
+        return retrieve_sources(
+            store, embedder, question, k, hops=hops, method=method, config=RetrievalConfig(**config)
+        )
 
     return {q["id"]: _as_docs(ranked(q["question"]), id_map, k, reached_only) for q in questions}
 
 
-def sweep(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: dict[str, list[str]],
-          tokens: dict[str, int], n_docs: int, method: str = "bridge", k: int = 5) -> list[dict]:
+def sweep(
+    store: GraphStore,
+    embedder: Embedder,
+    questions: list[dict],
+    id_map: dict[str, list[str]],
+    tokens: dict[str, int],
+    n_docs: int,
+    method: str = "bridge",
+    k: int = 5,
+) -> list[dict]:
     """Precision against depth and fan-out. Traversal (the seed's method) keeps every document
     it reaches, at each hops x per-node fan-out; bridge's fan-out is its number of anchor
     passages (at k); the graph method is also run at several k."""
@@ -141,14 +170,25 @@ def sweep(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: 
     rows = []
     for hops in SWEEP_HOPS:
         for fanout in SWEEP_FANOUT:
-            got = retrieve(store, embedder, questions, id_map, min(REACHED_CAP, n_docs), "traversal", hops=hops,
-                           reached_only=True, fanout=fanout)
+            got = retrieve(
+                store,
+                embedder,
+                questions,
+                id_map,
+                min(REACHED_CAP, n_docs),
+                "traversal",
+                hops=hops,
+                reached_only=True,
+                fanout=fanout,
+            )
             scores = score_method(questions, got, tokens)
-            rows.append({"method": "traversal", "hops": hops, "fanout": fanout, "k": "reached",
-                         **{m: scores[m] for m in keep}})
+            rows.append(
+                {"method": "traversal", "hops": hops, "fanout": fanout, "k": "reached", **{m: scores[m] for m in keep}}
+            )
     for anchors in SWEEP_ANCHORS:
-        scores = score_method(questions, retrieve(store, embedder, questions, id_map, k, "bridge", anchors=anchors),
-                              tokens)
+        scores = score_method(
+            questions, retrieve(store, embedder, questions, id_map, k, "bridge", anchors=anchors), tokens
+        )
         rows.append({"method": "bridge", "hops": 1, "fanout": anchors, "k": k, **{m: scores[m] for m in keep}})
     for k_ in sorted({min(k_, n_docs) for k_ in SWEEP_K}):
         scores = score_method(questions, retrieve(store, embedder, questions, id_map, k_, method), tokens)
@@ -156,9 +196,19 @@ def sweep(store: GraphStore, embedder: Embedder, questions: list[dict], id_map: 
     return rows
 
 
-def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], questions: list[dict],
-                 k: int = 5, hops: int = 2, method: str = "bridge", name: str = "", with_sweep: bool = True,
-                 log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_multihop(
+    store: GraphStore,
+    embedder: Embedder,
+    llm,
+    docs: list[dict],
+    questions: list[dict],
+    k: int = 5,
+    hops: int = 2,
+    method: str = "bridge",
+    name: str = "",
+    with_sweep: bool = True,
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     """Ingest ``docs`` into the (empty) store, then score flat and graph retrieval at k."""
     started = time.monotonic()
     namespace = name or "corpus"
@@ -174,8 +224,17 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     methods = {"flat": "flat", "graph": method, **{m: m for m in GRAPH_METHODS if m != method}}
     got = {name_: retrieve(store, embedder, questions, id_map, k, m, hops=hops) for name_, m in methods.items()}
     corpus_tokens = sum(tokens.values())
-    result = {"name": name, "n": len(questions), "k": k, "hops": hops, "method": method, "corpus_docs": len(docs),
-              "embedding_model": embedder.name, "backend": llm.label, "corpus_tokens": corpus_tokens}
+    result = {
+        "name": name,
+        "n": len(questions),
+        "k": k,
+        "hops": hops,
+        "method": method,
+        "corpus_docs": len(docs),
+        "embedding_model": embedder.name,
+        "backend": llm.label,
+        "corpus_tokens": corpus_tokens,
+    }
     for name_ in methods:
         result[name_] = score_method(questions, got[name_], tokens)
         result[name_]["context_share"] = round(result[name_]["context_tokens"] / max(corpus_tokens, 1), 5)
@@ -185,26 +244,54 @@ def run_multihop(store: GraphStore, embedder: Embedder, llm, docs: list[dict], q
     # Rules may be looked at against the tune half only; the report half is the honest number.
     result["by_split"] = {
         split: {"n": len(part), **{name_: score_method(part, got[name_], tokens)["all_recall"] for name_ in methods}}
-        for split in metrics.SPLITS if (part := [q for q in questions if q.get("split") == split])}
+        for split in metrics.SPLITS
+        if (part := [q for q in questions if q.get("split") == split])
+    }
     result["ingest"] = ingest
     result["retrieval_seconds"] = round(time.monotonic() - retrieval_started, 2)
     if with_sweep:
         log("sweeping hops x fan-out")
-        result["sweep"] = sweep(store, embedder, questions, id_map, tokens, len(docs), method if method != "flat" else "bridge", k)
-    result["questions"] = [{"id": q["id"], "needed": q["needed"],
-                            **{name_: got[name_][q["id"]] for name_ in methods},
-                            **{f"{name_}_all": set(q["needed"]) <= set(got[name_][q["id"]]) for name_ in methods}}
-                           for q in questions]
+        result["sweep"] = sweep(
+            store, embedder, questions, id_map, tokens, len(docs), method if method != "flat" else "bridge", k
+        )
+    result["questions"] = [
+        {
+            "id": q["id"],
+            "needed": q["needed"],
+            **{name_: got[name_][q["id"]] for name_ in methods},
+            **{f"{name_}_all": set(q["needed"]) <= set(got[name_][q["id"]]) for name_ in methods},
+        }
+        for q in questions
+    ]
     result["seconds"] = round(time.monotonic() - started, 2)
     return result
 
 
 def headline(result: dict) -> dict:
-    keys = ["n", "k", "graph_margin", "flat.recall", "flat.all_recall", "flat.precision", "flat.docs_per_question",
-            "graph.recall", "graph.all_recall", "graph.precision", "graph.docs_per_question",
-            "ppr.recall", "ppr.all_recall", "traversal.recall", "traversal.all_recall",
-            "hybrid.recall", "hybrid.all_recall",
-            *(f"by_split.{split}.{m}" for split in metrics.SPLITS for m in ("flat", "graph", "hybrid")),
-            "flat.context_tokens", "graph.context_tokens", "corpus_tokens",
-            "ingest.llm_calls_per_passage", "ingest.prompt_tokens_per_passage", "ingest.seconds"]
+    keys = [
+        "n",
+        "k",
+        "graph_margin",
+        "flat.recall",
+        "flat.all_recall",
+        "flat.precision",
+        "flat.docs_per_question",
+        "graph.recall",
+        "graph.all_recall",
+        "graph.precision",
+        "graph.docs_per_question",
+        "ppr.recall",
+        "ppr.all_recall",
+        "traversal.recall",
+        "traversal.all_recall",
+        "hybrid.recall",
+        "hybrid.all_recall",
+        *(f"by_split.{split}.{m}" for split in metrics.SPLITS for m in ("flat", "graph", "hybrid")),
+        "flat.context_tokens",
+        "graph.context_tokens",
+        "corpus_tokens",
+        "ingest.llm_calls_per_passage",
+        "ingest.prompt_tokens_per_passage",
+        "ingest.seconds",
+    ]
     return {key: v for key in keys if (v := metrics.dotted(result, key)) is not None}

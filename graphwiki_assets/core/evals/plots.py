@@ -12,8 +12,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from graphwiki_assets.core.evals import metrics, multihop  # noqa: E402
 
-COLOURS = {"same": "#2a9d8f", "related": "#e9c46a", "unrelated": "#e76f51", "flat": "#8d99ae", "graph": "#2a6f97",
-           "bridge": "#61a5c2", "ppr": "#89c2d9", "traversal": "#a9d6e5"}
+COLOURS = {
+    "same": "#2a9d8f",
+    "related": "#e9c46a",
+    "unrelated": "#e76f51",
+    "flat": "#8d99ae",
+    "graph": "#2a6f97",
+    "bridge": "#61a5c2",
+    "ppr": "#89c2d9",
+    "traversal": "#a9d6e5",
+}
 
 
 def png(fig) -> bytes:
@@ -33,17 +41,26 @@ def er_plot(result: dict) -> bytes:
     fig, (hist, pr) = plt.subplots(1, 2, figsize=(10, 3.6))
     bins = [i / 20 for i in range(-2, 21)]
     for label in ("same", "related", "unrelated"):
-        hist.hist([r["cosine"] for r in rows if r["label"] == label], bins=bins, alpha=0.6,
-                  label=label, color=COLOURS[label])
-    cuts = {"stage-1 floor": result["stage1_config"]["floor"], "0.55": 0.55,
-            "best F1": result["cosine_only"]["best_threshold"]}
+        hist.hist(
+            [r["cosine"] for r in rows if r["label"] == label], bins=bins, alpha=0.6, label=label, color=COLOURS[label]
+        )
+    cuts = {
+        "stage-1 floor": result["stage1_config"]["floor"],
+        "0.55": 0.55,
+        "best F1": result["cosine_only"]["best_threshold"],
+    }
     for (name, x), style in zip(cuts.items(), ("-", "--", ":")):
         hist.axvline(x, color="black", linestyle=style, linewidth=1, label=f"{name} ({x:.2f})")
     hist.set(title=f"{result['name'] or 'pairs'}: cosine by class", xlabel="cosine", ylabel="pairs")
     hist.legend(fontsize=7)
     curve = metrics.pr_curve([r["cosine"] for r in rows], [r["label"] == "same" for r in rows])
-    pr.plot([p["recall"] for p in curve], [p["precision"] for p in curve], marker=".", color=COLOURS["same"],
-            label="cosine threshold")
+    pr.plot(
+        [p["recall"] for p in curve],
+        [p["precision"] for p in curve],
+        marker=".",
+        color=COLOURS["same"],
+        label="cosine threshold",
+    )
     # The two-stage points are large, labelled with their numbers and drawn inside the axes
     # (a judge that merges nothing sits at (0, 0), where a small dot disappears in the corner).
     two = result["two_stage"]
@@ -51,9 +68,18 @@ def er_plot(result: dict) -> bytes:
     if "population" in result:
         points.append((result["population"]["two_stage"], "s", COLOURS["graph"], "two-stage, kNN stage 1"))
     for point, marker, colour, label in points:
-        pr.scatter([point["recall"]], [point["precision"]], s=90, marker=marker, color=colour, zorder=3,
-                   edgecolors="white", linewidths=1.5, clip_on=False,
-                   label=f"{label}: P {point['precision']:.2f} R {point['recall']:.2f} F1 {point['f1']:.2f}")
+        pr.scatter(
+            [point["recall"]],
+            [point["precision"]],
+            s=90,
+            marker=marker,
+            color=colour,
+            zorder=3,
+            edgecolors="white",
+            linewidths=1.5,
+            clip_on=False,
+            label=f"{label}: P {point['precision']:.2f} R {point['recall']:.2f} F1 {point['f1']:.2f}",
+        )
     pr.set(title="same vs rest", xlabel="recall", ylabel="precision", xlim=(-0.03, 1.05), ylim=(-0.03, 1.05))
     pr.legend(fontsize=7)
     return png(fig)
@@ -67,8 +93,13 @@ def multihop_plot(result: dict) -> bytes:
     width = 0.8 / len(methods)
     for i, method in enumerate(methods):
         values = [result[method][n] for n in names]
-        bars.bar([j + (i - (len(methods) - 1) / 2) * width for j in range(len(names))], values, width,
-                 label=method if method != "graph" else f"graph ({result['method']})", color=COLOURS.get(method))
+        bars.bar(
+            [j + (i - (len(methods) - 1) / 2) * width for j in range(len(names))],
+            values,
+            width,
+            label=method if method != "graph" else f"graph ({result['method']})",
+            color=COLOURS.get(method),
+        )
     bars.set_xticks(range(len(names)), [f"recall@{result['k']}", f"AR@{result['k']}", "precision"])
     bars.set(ylim=(0, 1.05), title=f"{result['name'] or 'multi-hop'} (n={result['n']}, k={result['k']})")
     bars.legend(fontsize=7)
@@ -79,8 +110,13 @@ def multihop_plot(result: dict) -> bytes:
         hops_ax.plot(x, [r["precision"] for r in points], marker="o", label=f"precision, fan-out {fanout}")
         hops_ax.plot(x, [r["all_recall"] for r in points], marker="x", linestyle="--", label=f"AR, fan-out {fanout}")
         for r in points:
-            hops_ax.annotate(f"{r['docs_per_question']:.0f}", (r["hops"], r["precision"]), fontsize=6,
-                             textcoords="offset points", xytext=(3, 3))
+            hops_ax.annotate(
+                f"{r['docs_per_question']:.0f}",
+                (r["hops"], r["precision"]),
+                fontsize=6,
+                textcoords="offset points",
+                xytext=(3, 3),
+            )
     hops_ax.set(title="traversal, all reached docs (labels: docs/question)", xlabel="hops", ylim=(0, 1.05))
     hops_ax.set_xticks(sorted({r["hops"] for r in rows if r["method"] == "traversal"}))
     by_k = [r for r in rows if r["method"] == result["method"] and r["fanout"] is None]
@@ -113,15 +149,22 @@ def contradiction_plot(result: dict) -> bytes:
     catch = [result["by_kind"][k]["catch_rate"] for k in names]
     alarms = [result["by_kind"][k]["false_alarm"]["all"] for k in names]
     x = range(len(names))
-    kinds.bar([i - 0.2 for i in x], [c or 0 for c in catch], 0.4, color=OUTCOME_COLOURS["contradicts"], label="catch rate")
+    kinds.bar(
+        [i - 0.2 for i in x], [c or 0 for c in catch], 0.4, color=OUTCOME_COLOURS["contradicts"], label="catch rate"
+    )
     kinds.bar([i + 0.2 for i in x], [a or 0 for a in alarms], 0.4, color=COLOURS["flat"], label="false alarms")
     kinds.set_xticks(list(x), names, rotation=30, fontsize=7)
     kinds.set(ylim=(0, 1.05), title="by kind (no bar: no pair of that class)")
     kinds.legend(fontsize=7)
     bins = [i / 20 for i in range(-4, 21)]
     for label, colour in zip(labels, (OUTCOME_COLOURS["contradicts"], COLOURS["same"], COLOURS["related"])):
-        hist.hist([r["cosine"] for r in result["pairs"] if r["label"] == label], bins=bins, alpha=0.6, label=label,
-                  color=colour)
+        hist.hist(
+            [r["cosine"] for r in result["pairs"] if r["label"] == label],
+            bins=bins,
+            alpha=0.6,
+            label=label,
+            color=colour,
+        )
     hist.axvline(result["config"]["similarity_floor"], color="black", linestyle="--", linewidth=1, label="screen floor")
     hist.set(title="cosine of the two claims", xlabel="cosine", ylabel="pairs")
     hist.legend(fontsize=7)
@@ -133,14 +176,18 @@ def extraction_plot(result: dict) -> bytes:
     fig, (bars, sweep) = plt.subplots(1, 2, figsize=(10, 3.6))
     groups = ["concepts", "concepts_typed", "claims"]
     x = range(len(groups))
-    bars.bar([i - 0.2 for i in x], [result[g]["precision"] for g in groups], 0.4, color=COLOURS["graph"], label="precision")
+    bars.bar(
+        [i - 0.2 for i in x], [result[g]["precision"] for g in groups], 0.4, color=COLOURS["graph"], label="precision"
+    )
     bars.bar([i + 0.2 for i in x], [result[g]["recall"] for g in groups], 0.4, color=COLOURS["same"], label="recall")
     bars.set_xticks(list(x), ["concepts", "concepts, typed", f"claims (cos ≥ {result['claim_threshold']})"])
     bars.set(ylim=(0, 1.05), title=f"{result['name']}: {result['documents']} documents ({result['backend']})")
     bars.legend(fontsize=7)
     rows = result["sweep"]
     sweep.plot([r["threshold"] for r in rows], [r["precision"] for r in rows], marker="o", label="claim precision")
-    sweep.plot([r["threshold"] for r in rows], [r["recall"] for r in rows], marker="x", linestyle="--", label="claim recall")
+    sweep.plot(
+        [r["threshold"] for r in rows], [r["recall"] for r in rows], marker="x", linestyle="--", label="claim recall"
+    )
     sweep.axvline(result["claim_threshold"], color="black", linewidth=1, label="stated threshold")
     sweep.set(title="claims against the matching threshold", xlabel="cosine threshold", ylim=(0, 1.05))
     sweep.legend(fontsize=7)
@@ -150,11 +197,28 @@ def extraction_plot(result: dict) -> bytes:
 def answers_plot(result: dict) -> bytes:
     """Faithfulness and abstention rates; supported and unsupported sentences per question."""
     fig, (rates, per_q) = plt.subplots(1, 2, figsize=(11, 3.6))
-    names = ["supported_rate", "control_supported_rate", "abstention_correct", "abstained_when_missing",
-             "answered_when_retrieved", "answer_found"]
+    names = [
+        "supported_rate",
+        "control_supported_rate",
+        "abstention_correct",
+        "abstained_when_missing",
+        "answered_when_retrieved",
+        "answer_found",
+    ]
     rates.bar(range(len(names)), [result[n] or 0 for n in names], color=COLOURS["graph"])
-    rates.set_xticks(range(len(names)), ["supported", "control", "abstention\ncorrect", "abstained\nwhen missing",
-                                         "answered when\nretrieved", "gold answer\nin text"], fontsize=7, rotation=20)
+    rates.set_xticks(
+        range(len(names)),
+        [
+            "supported",
+            "control",
+            "abstention\ncorrect",
+            "abstained\nwhen missing",
+            "answered when\nretrieved",
+            "gold answer\nin text",
+        ],
+        fontsize=7,
+        rotation=20,
+    )
     rates.set(ylim=(0, 1.05), title=f"{result['name']}: {result['n']} questions ({result['backend']})")
     qs = result["questions"]
     ok = [sum(s["supported"] for s in q["sentences"]) for q in qs]

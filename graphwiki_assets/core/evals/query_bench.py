@@ -71,9 +71,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def spread(values: list[float]) -> dict:
-    return {"p50": round(percentile(values, 0.5), 1), "p95": round(percentile(values, 0.95), 1),
-            "p99": round(percentile(values, 0.99), 1),
-            "mean": round(statistics.fmean(values), 1) if values else 0.0, "n": len(values)}
+    return {
+        "p50": round(percentile(values, 0.5), 1),
+        "p95": round(percentile(values, 0.95), 1),
+        "p99": round(percentile(values, 0.99), 1),
+        "mean": round(statistics.fmean(values), 1) if values else 0.0,
+        "n": len(values),
+    }
 
 
 @dataclass
@@ -102,20 +106,29 @@ def draw(store: GraphStore, config: BenchConfig, used: set[str], extra: bool = T
     concurrent_n = config.askers * config.per_asker if extra else 0
     names = [r["name"] for r in concepts]
     single_names = names[:single_n]
-    flat_names = names[single_n: single_n + flat_n]
-    concurrent_names = names[single_n + flat_n: single_n + flat_n + concurrent_n]
+    flat_names = names[single_n : single_n + flat_n]
+    concurrent_names = names[single_n + flat_n : single_n + flat_n + concurrent_n]
     taken = set(names[: single_n + flat_n + concurrent_n])
-    pairs = _pairs(store, concepts[single_n + flat_n + concurrent_n:], single_n + concurrent_n // len(SHAPES) + 1,
-                   used | taken, rng)
+    pairs = _pairs(
+        store,
+        concepts[single_n + flat_n + concurrent_n :],
+        single_n + concurrent_n // len(SHAPES) + 1,
+        used | taken,
+        rng,
+    )
     used |= taken | {name for pair in pairs for name in pair}
 
     def question(shape: str, a: str, b: str | None = None) -> Question:
         return Question(shape, SHAPES[shape].format(a=a, b=b), [a] if b is None else [a, b])
 
-    single = {shape: [question(shape, *pair) for pair in pairs[:single_n]] if shape == "connect"
-              else [question(shape, a) for a in single_names] for shape in SHAPES}
+    single = {
+        shape: [question(shape, *pair) for pair in pairs[:single_n]]
+        if shape == "connect"
+        else [question(shape, a) for a in single_names]
+        for shape in SHAPES
+    }
     warmup = [q for qs in single.values() for q in qs[: config.warmup]]
-    single = {shape: qs[config.warmup:] for shape, qs in single.items()}
+    single = {shape: qs[config.warmup :] for shape, qs in single.items()}
     later_pairs = iter(pairs[single_n:])
     concurrent = []
     for i, a in enumerate(concurrent_names):
@@ -126,13 +139,14 @@ def draw(store: GraphStore, config: BenchConfig, used: set[str], extra: bool = T
     return Drawn(warmup=warmup, single=single, flat=[FLAT.format(a=a) for a in flat_names], concurrent=concurrent)
 
 
-def _pairs(store: GraphStore, candidates: list[dict], wanted: int, avoid: set[str],
-           rng: random.Random) -> list[tuple[str, str]]:
+def _pairs(
+    store: GraphStore, candidates: list[dict], wanted: int, avoid: set[str], rng: random.Random
+) -> list[tuple[str, str]]:
     """Up to ``wanted`` pairs of concepts two hops apart, no name twice, none of ``avoid``."""
     pairs: list[tuple[str, str]] = []
     avoid = set(avoid)
     for start in range(0, len(candidates), 4 * wanted):
-        names = {r["id"]: r["name"] for r in candidates[start: start + 4 * wanted]}
+        names = {r["id"]: r["name"] for r in candidates[start : start + 4 * wanted]}
         for row in store.query(cypher.CONNECTED_PAIRS, ids=list(names), via=PAIR_VIA):
             a = names[row["id"]]
             others = [o for o in row["others"] if o not in avoid and o != a]
@@ -150,16 +164,29 @@ def _ask(store: GraphStore, embedder, llm, q: Question, config: BenchConfig) -> 
     try:
         answer = ask(store, embedder, llm, q.text, shape=q.shape, entities=q.entities, hops=config.hops, k=config.k)
     except Exception as exc:  # a benchmark counts failures; it does not stop at the first
-        return {"shape": q.shape, "error": f"{type(exc).__name__}: {exc}"[:300],
-                "ms": (time.perf_counter() - started) * 1000}
-    return {"shape": q.shape, "ms": (time.perf_counter() - started) * 1000, "found": answer.found,
-            "technique": answer.technique, **{p: answer.timings_ms.get(p, 0.0) for p in PHASES}}
+        return {
+            "shape": q.shape,
+            "error": f"{type(exc).__name__}: {exc}"[:300],
+            "ms": (time.perf_counter() - started) * 1000,
+        }
+    return {
+        "shape": q.shape,
+        "ms": (time.perf_counter() - started) * 1000,
+        "found": answer.found,
+        "technique": answer.technique,
+        **{p: answer.timings_ms.get(p, 0.0) for p in PHASES},
+    }
 
 
 def _summary(shape: str, results: list[dict]) -> dict:
     ok = [r for r in results if "error" not in r]
-    out = {"technique": TECHNIQUES[shape], "n": len(results), "found": sum(bool(r["found"]) for r in ok),
-           "errors": len(results) - len(ok), "total_ms": spread([r["ms"] for r in ok])}
+    out = {
+        "technique": TECHNIQUES[shape],
+        "n": len(results),
+        "found": sum(bool(r["found"]) for r in ok),
+        "errors": len(results) - len(ok),
+        "total_ms": spread([r["ms"] for r in ok]),
+    }
     out.update({f"{p}_ms": spread([r[p] for r in ok]) for p in PHASES})
     out["error_samples"] = sorted({r["error"] for r in results if "error" in r})[:3]
     return out
@@ -188,10 +215,11 @@ def measure_flat(store: GraphStore, embedder, questions: list[str], k: int) -> d
     return {"k": k, "total_ms": spread(total), "retrieval_ms": spread(query)}
 
 
-def measure_concurrent(store: GraphStore, embedder, llm, questions: list[Question], config: BenchConfig,
-                       single_p95: float) -> dict:
+def measure_concurrent(
+    store: GraphStore, embedder, llm, questions: list[Question], config: BenchConfig, single_p95: float
+) -> dict:
     """``askers`` threads on one store (one driver, its connection pool), asking back to back."""
-    shares = [questions[i::config.askers] for i in range(config.askers)]
+    shares = [questions[i :: config.askers] for i in range(config.askers)]
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=config.askers, thread_name_prefix="asker") as pool:
         done = pool.map(lambda share: [_ask(store, embedder, llm, q, config) for q in share], shares)
@@ -199,21 +227,32 @@ def measure_concurrent(store: GraphStore, embedder, llm, questions: list[Questio
     wall = time.perf_counter() - started
     ok = [r for r in results if "error" not in r]
     p95 = percentile([r["ms"] for r in ok], 0.95)
-    return {"askers": config.askers, "questions": len(results), "errors": len(results) - len(ok),
-            "error_samples": sorted({r["error"] for r in results if "error" in r})[:3],
-            "seconds": round(wall, 2), "throughput_qps": round(len(ok) / wall, 2) if wall else 0.0,
-            "total_ms": spread([r["ms"] for r in ok]),
-            "per_shape_p95_ms": {s: round(percentile([r["ms"] for r in ok if r["shape"] == s], 0.95), 1)
-                                 for s in SHAPES},
-            "single_p95_ms": round(single_p95, 1), "p95_ratio": round(p95 / single_p95, 2) if single_p95 else None}
+    return {
+        "askers": config.askers,
+        "questions": len(results),
+        "errors": len(results) - len(ok),
+        "error_samples": sorted({r["error"] for r in results if "error" in r})[:3],
+        "seconds": round(wall, 2),
+        "throughput_qps": round(len(ok) / wall, 2) if wall else 0.0,
+        "total_ms": spread([r["ms"] for r in ok]),
+        "per_shape_p95_ms": {s: round(percentile([r["ms"] for r in ok if r["shape"] == s], 0.95), 1) for s in SHAPES},
+        "single_p95_ms": round(single_p95, 1),
+        "p95_ratio": round(p95 / single_p95, 2) if single_p95 else None,
+    }
 
 
 def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def measure_graph(store: GraphStore, embedder, llm, config: BenchConfig, used: set[str] | None = None,
-                  log: Callable[[str], None] = lambda msg: None) -> dict:
+def measure_graph(
+    store: GraphStore,
+    embedder,
+    llm,
+    config: BenchConfig,
+    used: set[str] | None = None,
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     """Everything for the graph the store holds now (it is brought up to date first, as
     ingest leaves it: signatures and projection)."""
     used = set() if used is None else used
@@ -230,12 +269,21 @@ def measure_graph(store: GraphStore, embedder, llm, config: BenchConfig, used: s
     log(f"{config.askers} askers at once: {len(drawn.concurrent)} questions")
     # the single-asker reference: the p95 over the four techniques' questions together,
     # the same mix the concurrent askers cycle through
-    concurrent = measure_concurrent(store, embedder, llm, drawn.concurrent, config, percentile(totals, 0.95)) \
-        if drawn.concurrent else {}
-    return {"graph": store.query(cypher.GRAPH_SIZE)[0], "upkeep_seconds": upkeep_s,
-            "upkeep": {"signatures": upkeep["signatures"], "projection_seconds": upkeep["projection"]["seconds"]},
-            "single": single, "flat": flat, "concurrent": concurrent,
-            "load_before": load_before, "load_after": _load()}
+    concurrent = (
+        measure_concurrent(store, embedder, llm, drawn.concurrent, config, percentile(totals, 0.95))
+        if drawn.concurrent
+        else {}
+    )
+    return {
+        "graph": store.query(cypher.GRAPH_SIZE)[0],
+        "upkeep_seconds": upkeep_s,
+        "upkeep": {"signatures": upkeep["signatures"], "projection_seconds": upkeep["projection"]["seconds"]},
+        "single": single,
+        "flat": flat,
+        "concurrent": concurrent,
+        "load_before": load_before,
+        "load_after": _load(),
+    }
 
 
 def config_dict(config: BenchConfig) -> dict:
@@ -264,16 +312,23 @@ def growth(runs: list[dict]) -> dict:
     out = {"from_concepts": small["graph"]["concepts"], "to_concepts": big["graph"]["concepts"]}
     for shape in SHAPES:
         a, b = small["single"][shape], big["single"][shape]
-        out[shape] = {"total_p50": _ratio(b["total_ms"]["p50"], a["total_ms"]["p50"]),
-                      "total_p95": _ratio(b["total_ms"]["p95"], a["total_ms"]["p95"]),
-                      "retrieval_p95": _ratio(b["retrieval_ms"]["p95"], a["retrieval_ms"]["p95"])}
+        out[shape] = {
+            "total_p50": _ratio(b["total_ms"]["p50"], a["total_ms"]["p50"]),
+            "total_p95": _ratio(b["total_ms"]["p95"], a["total_ms"]["p95"]),
+            "retrieval_p95": _ratio(b["retrieval_ms"]["p95"], a["retrieval_ms"]["p95"]),
+        }
     out["flat"] = {"total_p95": _ratio(big["flat"]["total_ms"]["p95"], small["flat"]["total_ms"]["p95"])}
     return out
 
 
 def _check(graph: str, what: str, measured: float | None, limit: float) -> dict:
-    return {"graph": graph, "target": what, "limit": limit, "measured": measured,
-            "ok": measured is not None and measured <= limit}
+    return {
+        "graph": graph,
+        "target": what,
+        "limit": limit,
+        "measured": measured,
+        "ok": measured is not None and measured <= limit,
+    }
 
 
 def targets(graph: str, run: dict, grown: dict | None = None) -> list[dict]:
@@ -281,26 +336,48 @@ def targets(graph: str, run: dict, grown: dict | None = None) -> list[dict]:
     if "single" not in run:
         return []
     single = run["single"]
-    checks = [_check(graph, f"{shape} end-to-end p95 ms", single[shape]["total_ms"]["p95"], limit)
-              for shape, limit in E2E_P95_MS.items()]
-    checks += [_check(graph, f"{shape} retrieval p95 ms", single[shape]["retrieval_ms"]["p95"], limit)
-               for shape, limit in RETRIEVAL_P95_MS.items()]
+    checks = [
+        _check(graph, f"{shape} end-to-end p95 ms", single[shape]["total_ms"]["p95"], limit)
+        for shape, limit in E2E_P95_MS.items()
+    ]
+    checks += [
+        _check(graph, f"{shape} retrieval p95 ms", single[shape]["retrieval_ms"]["p95"], limit)
+        for shape, limit in RETRIEVAL_P95_MS.items()
+    ]
     if grown:
         for shape in GROWTH_SHAPES:
-            checks.append(_check(graph, f"{shape} p95 growth {grown['from_concepts']} -> {grown['to_concepts']} concepts",
-                                 grown[shape]["total_p95"], GROWTH_LIMIT))
+            checks.append(
+                _check(
+                    graph,
+                    f"{shape} p95 growth {grown['from_concepts']} -> {grown['to_concepts']} concepts",
+                    grown[shape]["total_p95"],
+                    GROWTH_LIMIT,
+                )
+            )
     concurrent = run.get("concurrent") or {}
     if concurrent:
         checks.append(_check(graph, f"{concurrent['askers']} askers: errors", concurrent["errors"], 0))
-        checks.append(_check(graph, f"{concurrent['askers']} askers: p95 / single-asker p95",
-                             concurrent["p95_ratio"], CONCURRENT_RATIO))
+        checks.append(
+            _check(
+                graph,
+                f"{concurrent['askers']} askers: p95 / single-asker p95",
+                concurrent["p95_ratio"],
+                CONCURRENT_RATIO,
+            )
+        )
     errors = sum(s["errors"] for s in single.values())
     checks.append(_check(graph, "single asker: errors", errors, 0))
     return checks
 
 
-def run_generated(store: GraphStore, embedder, llm, sizes: list[int], config: BenchConfig,
-                  log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_generated(
+    store: GraphStore,
+    embedder,
+    llm,
+    sizes: list[int],
+    config: BenchConfig,
+    log: Callable[[str], None] = lambda msg: None,
+) -> dict:
     """Generate each size in turn (each graph grows the last: the sizes are nested) and measure it.
     ``store`` must be disposable: whatever else it holds is wiped."""
     from graphwiki_assets.core.evals.generator import generate
@@ -311,16 +388,32 @@ def run_generated(store: GraphStore, embedder, llm, sizes: list[int], config: Be
         log(f"graph of {n} concepts: generating")
         made = generate(store, n, embedder.dimension, seed=config.seed, replace=True, log=log)
         log(f"graph of {n} concepts: measuring")
-        runs.append({"label": f"generated {n}", "generate": made.as_dict(),
-                     **measure_graph(store, embedder, llm, config, used, log)})
+        runs.append(
+            {
+                "label": f"generated {n}",
+                "generate": made.as_dict(),
+                **measure_graph(store, embedder, llm, config, used, log),
+            }
+        )
     grown = growth(runs)
-    return {"config": config_dict(config), "cpus": os.cpu_count(), "runs": runs, "growth": grown,
-            "targets": targets(runs[-1]["label"], runs[-1], grown) if runs else []}
+    return {
+        "config": config_dict(config),
+        "cpus": os.cpu_count(),
+        "runs": runs,
+        "growth": grown,
+        "targets": targets(runs[-1]["label"], runs[-1], grown) if runs else [],
+    }
 
 
-def run_current(store: GraphStore, embedder, llm, config: BenchConfig, label: str,
-                log: Callable[[str], None] = lambda msg: None) -> dict:
+def run_current(
+    store: GraphStore, embedder, llm, config: BenchConfig, label: str, log: Callable[[str], None] = lambda msg: None
+) -> dict:
     """Measure the graph the store holds (nothing is written but signatures and the projection)."""
     run = {"label": label, **measure_graph(store, embedder, llm, config, None, log)}
-    return {"config": config_dict(config), "cpus": os.cpu_count(), "runs": [run], "growth": {},
-            "targets": targets(label, run)}
+    return {
+        "config": config_dict(config),
+        "cpus": os.cpu_count(),
+        "runs": [run],
+        "growth": {},
+        "targets": targets(label, run),
+    }

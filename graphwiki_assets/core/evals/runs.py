@@ -16,8 +16,16 @@ from graphwiki_assets.core.settings import Settings
 Log = Callable[[str], None]
 
 
-def er_eval(settings: Settings, embedder, llm, pairs_path: Path | str, limit: int | None = None,
-            population: bool = True, name: str = "", log: Log = lambda m: None) -> dict:
+def er_eval(
+    settings: Settings,
+    embedder,
+    llm,
+    pairs_path: Path | str,
+    limit: int | None = None,
+    population: bool = True,
+    name: str = "",
+    log: Log = lambda m: None,
+) -> dict:
     pairs = er.load_pairs(pairs_path, limit)
     name = name or Path(pairs_path).stem
     if not population:
@@ -27,20 +35,40 @@ def er_eval(settings: Settings, embedder, llm, pairs_path: Path | str, limit: in
         return er.run_er(pairs, embedder, llm, store, name=name, log=log)
 
 
-def multihop_eval(settings: Settings, embedder, llm, corpus: Path | str, questions: Path | str,
-                  k: int = 5, hops: int = 2, limit: int | None = None, method: str = "bridge",
-                  with_sweep: bool = True, name: str = "", log: Log = lambda m: None) -> dict:
+def multihop_eval(
+    settings: Settings,
+    embedder,
+    llm,
+    corpus: Path | str,
+    questions: Path | str,
+    k: int = 5,
+    hops: int = 2,
+    limit: int | None = None,
+    method: str = "bridge",
+    with_sweep: bool = True,
+    name: str = "",
+    log: Log = lambda m: None,
+) -> dict:
     docs, qs = multihop.load_set(corpus, questions, limit)
     name = name or Path(corpus).parent.name
     with eval_store(eval_settings(settings), log=log) as store:
         wipe(store)
-        return multihop.run_multihop(store, embedder, llm, docs, qs, k=k, hops=hops, method=method,
-                                     name=name, with_sweep=with_sweep, log=log)
+        return multihop.run_multihop(
+            store, embedder, llm, docs, qs, k=k, hops=hops, method=method, name=name, with_sweep=with_sweep, log=log
+        )
 
 
-def contradictions_eval(settings: Settings, embedder, llm, pairs_path: Path | str, corpus: Path | str | None = None,
-                        inject: Path | str | None = None, limit: int | None = None, name: str = "",
-                        log: Log = lambda m: None) -> dict:
+def contradictions_eval(
+    settings: Settings,
+    embedder,
+    llm,
+    pairs_path: Path | str,
+    corpus: Path | str | None = None,
+    inject: Path | str | None = None,
+    limit: int | None = None,
+    name: str = "",
+    log: Log = lambda m: None,
+) -> dict:
     """Pair mode on the labelled pairs; with ``inject`` (and its ``corpus``) the end-to-end
     mode too, on the same eval instance after a wipe."""
     if inject and not corpus:
@@ -58,16 +86,33 @@ def contradictions_eval(settings: Settings, embedder, llm, pairs_path: Path | st
     return result
 
 
-def extraction_eval(settings: Settings, embedder, llm, gold_path: Path | str, limit: int | None = None,
-                    threshold: float = extraction.CLAIM_THRESHOLD, name: str = "", log: Log = lambda m: None) -> dict:
+def extraction_eval(
+    settings: Settings,
+    embedder,
+    llm,
+    gold_path: Path | str,
+    limit: int | None = None,
+    threshold: float = extraction.CLAIM_THRESHOLD,
+    name: str = "",
+    log: Log = lambda m: None,
+) -> dict:
     """Extraction needs no graph: nothing here opens a Neo4j (``settings`` for symmetry)."""
     gold = extraction.load_gold(gold_path, limit)
-    return extraction.run_extraction(gold, embedder, llm, name=name or Path(gold_path).stem, threshold=threshold,
-                                     log=log)
+    return extraction.run_extraction(
+        gold, embedder, llm, name=name or Path(gold_path).stem, threshold=threshold, log=log
+    )
 
 
-def answers_eval(settings: Settings, embedder, llm, corpus: Path | str, questions: Path | str,
-                 limit: int | None = None, name: str = "", log: Log = lambda m: None) -> dict:
+def answers_eval(
+    settings: Settings,
+    embedder,
+    llm,
+    corpus: Path | str,
+    questions: Path | str,
+    limit: int | None = None,
+    name: str = "",
+    log: Log = lambda m: None,
+) -> dict:
     docs, qs = multihop.load_set(corpus, questions, limit)
     with eval_store(eval_settings(settings), log=log) as store:
         wipe(store)

@@ -56,8 +56,13 @@ def plan_claims(plan: ResolutionPlan, vectors: Vectors) -> ClaimLinks:
         about = list(dict.fromkeys(concept_of[name] for name in claim.about if name in concept_of))
         if not about:
             continue
-        record = ClaimRecord(id=claim_id_for(source_id, claim.text), source_id=source_id, text=claim.text,
-                             embedding=vectors[claim.text].tolist(), about=about)
+        record = ClaimRecord(
+            id=claim_id_for(source_id, claim.text),
+            source_id=source_id,
+            text=claim.text,
+            embedding=vectors[claim.text].tolist(),
+            about=about,
+        )
         claims.append(record)
         if len(about) <= MAX_ASSOCIATED_CONCEPTS:
             for a, b in itertools.combinations(sorted(about), 2):

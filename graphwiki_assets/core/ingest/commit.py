@@ -25,21 +25,42 @@ def source_text(title: str, text: str) -> str:
     return f"{title}. {text}"
 
 
-def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[ClaimLinks], vectors: Vectors,
-                 backend: str, now: str, lease: IngestLease | None = None,
-                 actor: str = "graphwiki ingest", stamp: Stamp | None = None) -> list[CommitReport]:
+def commit_batch(
+    store: GraphStore,
+    plans: list[ResolutionPlan],
+    links: list[ClaimLinks],
+    vectors: Vectors,
+    backend: str,
+    now: str,
+    lease: IngestLease | None = None,
+    actor: str = "graphwiki ingest",
+    stamp: Stamp | None = None,
+) -> list[CommitReport]:
     """``stamp`` is the schema config's (``SchemaConfig.stamp()``), recorded on what is written."""
     stamp = stamp or default_config().stamp()
-    sources = [{"id": p.candidates.source_id, "sha256": p.candidates.sha256, "path": p.candidates.path,
-                "title": p.candidates.title, "text": p.candidates.text, "scope": p.candidates.scope,
-                "scope_reason": p.candidates.scope_reason,
-                "paths": list(dict.fromkeys([p.candidates.path, *p.candidates.also_paths])),
-                "embedding": vectors[source_text(p.candidates.title, p.candidates.text)].tolist()} for p in plans]
+    sources = [
+        {
+            "id": p.candidates.source_id,
+            "sha256": p.candidates.sha256,
+            "path": p.candidates.path,
+            "title": p.candidates.title,
+            "text": p.candidates.text,
+            "scope": p.candidates.scope,
+            "scope_reason": p.candidates.scope_reason,
+            "paths": list(dict.fromkeys([p.candidates.path, *p.candidates.also_paths])),
+            "embedding": vectors[source_text(p.candidates.title, p.candidates.text)].tolist(),
+        }
+        for p in plans
+    ]
     actions = [a.model_dump() for p in plans for a in p.actions]
     judgments = [j.model_dump(exclude={"concept_id"}) for p in plans for j in p.judgments]
     targets = [{"id": j.id, "concept_id": j.concept_id} for p in plans for j in p.judgments]
-    not_same = [{"from": a.concept_id, "to": other, "judgment_id": judgment}
-                for p in plans for a in p.actions for other, judgment in a.not_same_as.items()]
+    not_same = [
+        {"from": a.concept_id, "to": other, "judgment_id": judgment}
+        for p in plans
+        for a in p.actions
+        for other, judgment in a.not_same_as.items()
+    ]
     # A knowledge edge only between types the schema config lets take part in it.
     type_of = {a.concept_id: a.type for p in plans for a in p.actions}
     allowed = stamp.get("relations") or {}
@@ -47,27 +68,49 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
     def may_relate(*ids: str) -> bool:
         return all("RELATED_TO" in allowed.get(type_of.get(i, ""), ["RELATED_TO"]) for i in ids)
 
-    related = [{"from": a.concept_id, "to": other, "judgment_id": a.not_same_as.get(other), "reason": reason}
-               for p in plans for a in p.actions for other, reason in a.related_to.items()
-               if may_relate(a.concept_id, other)]
+    related = [
+        {"from": a.concept_id, "to": other, "judgment_id": a.not_same_as.get(other), "reason": reason}
+        for p in plans
+        for a in p.actions
+        for other, reason in a.related_to.items()
+        if may_relate(a.concept_id, other)
+    ]
     claims = [c.model_dump() for link in links for c in link.claims]
     associations = [a for link in links for a in link.associations if may_relate(a["a"], a["b"])]
     contradictions = [c.model_dump() for link in links for c in link.contradictions]
     path_of = {p.candidates.source_id: p.candidates.path for p in plans}
-    settlements = [{**s.model_dump(), "decided_by": f"ingest of {path_of[s.source_id]} ({backend})"}
-                   for link in links for s in link.settlements]
+    settlements = [
+        {**s.model_dump(), "decided_by": f"ingest of {path_of[s.source_id]} ({backend})"}
+        for link in links
+        for s in link.settlements
+    ]
     supports = [{"claim": new, "existing": old} for link in links for new, old in link.supports]
     logged = _log_entry(plans, links, backend, now, actor, stamp)
 
     def work(tx: ManagedTransaction) -> dict[str, list[dict]]:
         if lease is not None:
             lease.check(tx)
-        rows(tx, cypher.MERGE_SOURCES, sources=sources, now=now, config_version=stamp["config_version"],
-             extraction_version=stamp["extraction_version"])
-        superseded = rows(tx, cypher.SUPERSEDE_OLD_VERSIONS, sources=[{"id": s["id"], "path": s["path"]} for s in sources],
-                          now=now)
-        rows(tx, cypher.MERGE_CONCEPTS, actions=actions, now=now, config_version=stamp["config_version"],
-             fallback=stamp["fallback"], corroboration=stamp["corroboration"], awaiting=AWAITING_CORROBORATION)
+        rows(
+            tx,
+            cypher.MERGE_SOURCES,
+            sources=sources,
+            now=now,
+            config_version=stamp["config_version"],
+            extraction_version=stamp["extraction_version"],
+        )
+        superseded = rows(
+            tx, cypher.SUPERSEDE_OLD_VERSIONS, sources=[{"id": s["id"], "path": s["path"]} for s in sources], now=now
+        )
+        rows(
+            tx,
+            cypher.MERGE_CONCEPTS,
+            actions=actions,
+            now=now,
+            config_version=stamp["config_version"],
+            fallback=stamp["fallback"],
+            corroboration=stamp["corroboration"],
+            awaiting=AWAITING_CORROBORATION,
+        )
         rows(tx, cypher.MERGE_JUDGMENTS, judgments=judgments, now=now)
         rows(tx, cypher.SET_JUDGMENT_TARGETS, targets=targets)
         rows(tx, cypher.MERGE_NOT_SAME, links=not_same, now=now)
@@ -77,9 +120,14 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
         rows(tx, cypher.MERGE_CONTRADICTIONS, pairs=contradictions, backend=backend, now=now)
         rows(tx, cypher.SETTLE, settlements=settlements, now=now)
         rows(tx, cypher.MERGE_CORROBORATES, pairs=supports, now=now, backend=backend)
-        rows(tx, cypher.RECOMPUTE_CLAIM_CORROBORATION, now=now, corroboration=stamp["corroboration"],
-             awaiting=AWAITING_CORROBORATION,
-             ids=sorted({c["id"] for c in claims} | {p["existing"] for p in supports}))
+        rows(
+            tx,
+            cypher.RECOMPUTE_CLAIM_CORROBORATION,
+            now=now,
+            corroboration=stamp["corroboration"],
+            awaiting=AWAITING_CORROBORATION,
+            ids=sorted({c["id"] for c in claims} | {p["existing"] for p in supports}),
+        )
         touched = {c["new_claim"] for c in contradictions} | {c["existing_claim"] for c in contradictions}
         touched |= {s["winner"] for s in settlements} | {s["loser"] for s in settlements}
         if touched:
@@ -96,29 +144,53 @@ def commit_batch(store: GraphStore, plans: list[ResolutionPlan], links: list[Cla
         old = [r for r in written["superseded"] if r["source_id"] == cand.source_id]
         created = {a.concept_id for a in plan.actions if a.created}
         merged = {a.concept_id for a in plan.actions if not a.created} - created
-        reports.append(CommitReport(
-            source_id=cand.source_id, path=cand.path, status="new",
-            concepts_created=len(created), concepts_merged=len(merged), claims=len(link.claims),
-            contradictions=len(link.contradictions), settled=len(link.settlements),
-            judgments=len(plan.judgments), dropped=cand.extraction.dropped,
-            removed_injections=len(cand.removed_injections), typed=cand.typed, scope=cand.scope,
-            scope_reason=cand.scope_reason,
-            superseded_sources=[r["id"] for r in old], flagged_for_review=sum(r["flagged"] for r in old),
-        ))
+        reports.append(
+            CommitReport(
+                source_id=cand.source_id,
+                path=cand.path,
+                status="new",
+                concepts_created=len(created),
+                concepts_merged=len(merged),
+                claims=len(link.claims),
+                contradictions=len(link.contradictions),
+                settled=len(link.settlements),
+                judgments=len(plan.judgments),
+                dropped=cand.extraction.dropped,
+                removed_injections=len(cand.removed_injections),
+                typed=cand.typed,
+                scope=cand.scope,
+                scope_reason=cand.scope_reason,
+                superseded_sources=[r["id"] for r in old],
+                flagged_for_review=sum(r["flagged"] for r in old),
+            )
+        )
     return reports
 
 
-def _log_entry(plans: list[ResolutionPlan], links: list[ClaimLinks], backend: str, now: str, actor: str,
-               stamp: Stamp) -> Entry:
+def _log_entry(
+    plans: list[ResolutionPlan], links: list[ClaimLinks], backend: str, now: str, actor: str, stamp: Stamp
+) -> Entry:
     created = sorted({a.concept_id for p in plans for a in p.actions if a.created})
     merged = sorted({a.concept_id for p in plans for a in p.actions if not a.created} - set(created))
     return Entry(
-        action="ingest", actor=actor, backend=backend, at=now,
-        summary=(f"{len(plans)} source(s): {len(created)} concept(s) created, {len(merged)} merged, "
-                 f"{sum(len(link.claims) for link in links)} claim(s), "
-                 f"{sum(len(link.contradictions) for link in links)} contradiction(s)"),
-        inputs={"sources": [{"path": p.candidates.path, "sha256": p.candidates.sha256} for p in plans],
-                "config": stamp["config_version"]},
-        outputs={"sources": [p.candidates.source_id for p in plans], "concepts_created": created,
-                 "concepts_merged": merged, "claims": [c.id for link in links for c in link.claims],
-                 "contradictions": [[c.new_claim, c.existing_claim] for link in links for c in link.contradictions]})
+        action="ingest",
+        actor=actor,
+        backend=backend,
+        at=now,
+        summary=(
+            f"{len(plans)} source(s): {len(created)} concept(s) created, {len(merged)} merged, "
+            f"{sum(len(link.claims) for link in links)} claim(s), "
+            f"{sum(len(link.contradictions) for link in links)} contradiction(s)"
+        ),
+        inputs={
+            "sources": [{"path": p.candidates.path, "sha256": p.candidates.sha256} for p in plans],
+            "config": stamp["config_version"],
+        },
+        outputs={
+            "sources": [p.candidates.source_id for p in plans],
+            "concepts_created": created,
+            "concepts_merged": merged,
+            "claims": [c.id for link in links for c in link.claims],
+            "contradictions": [[c.new_claim, c.existing_claim] for link in links for c in link.contradictions],
+        },
+    )

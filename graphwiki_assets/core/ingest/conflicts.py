@@ -70,7 +70,8 @@ def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, conf
     for row in existing_rows:
         if row["embedding"] is not None:
             in_graph.setdefault(row["concept_id"], []).append(
-                _Existing(row["id"], row["text"], row["status"], row["embedding"], None))
+                _Existing(row["id"], row["text"], row["status"], row["embedding"], None)
+            )
     in_batch: dict[str, list[_Existing]] = {}
     pairs: list[_Pair] = []
     for doc, link in enumerate(links):
@@ -101,10 +102,18 @@ def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[Con
     calls = [list(range(i, min(i + size, len(pairs)))) for i in range(0, len(pairs), size)]
 
     def ask(indexes: list[int]) -> dict[str, ConflictVerdict]:
-        request = ConflictRequest(pairs=[
-            ClaimPair(pair_id=str(n + 1), concept=pairs[i].concept, concept_aliases=pairs[i].aliases,
-                      new_claim=pairs[i].claim_text, existing_claim=pairs[i].existing.text)
-            for n, i in enumerate(indexes)])
+        request = ConflictRequest(
+            pairs=[
+                ClaimPair(
+                    pair_id=str(n + 1),
+                    concept=pairs[i].concept,
+                    concept_aliases=pairs[i].aliases,
+                    new_claim=pairs[i].claim_text,
+                    existing_claim=pairs[i].existing.text,
+                )
+                for n, i in enumerate(indexes)
+            ]
+        )
         found = {v.pair_id: v for v in llm.conflicts(request).verdicts}
         return {f"c{i}": found[str(n + 1)] for n, i in enumerate(indexes) if str(n + 1) in found}
 
@@ -112,14 +121,25 @@ def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[Con
     return [verdicts.get(f"c{i}") for i in range(len(pairs))]
 
 
-def find_conflicts(store: GraphStore, llm: LLMClient, plans: list[ResolutionPlan], links: list[ClaimLinks],
-                   config: ConflictConfig = ConflictConfig(), times: StageTimes | None = None) -> None:
+def find_conflicts(
+    store: GraphStore,
+    llm: LLMClient,
+    plans: list[ResolutionPlan],
+    links: list[ClaimLinks],
+    config: ConflictConfig = ConflictConfig(),
+    times: StageTimes | None = None,
+) -> None:
     """Fills each source's contradictions and settlements in ``links`` (same order as ``plans``)."""
     times = times or StageTimes()
     concept_ids = sorted({cid for link in links for claim in link.claims for cid in claim.about})
     with times.stage("vector_search"):
-        existing = store.query(cypher.EXISTING_CLAIMS_ABOUT, concept_ids=concept_ids,
-                               source_ids=[link.source_id for link in links]) if concept_ids else []
+        existing = (
+            store.query(
+                cypher.EXISTING_CLAIMS_ABOUT, concept_ids=concept_ids, source_ids=[link.source_id for link in links]
+            )
+            if concept_ids
+            else []
+        )
     pairs = _pairs(links, existing, _names(existing, plans), config)
     for doc, link in enumerate(links):
         link.compared = sum(1 for p in pairs if p.doc == doc)
@@ -132,9 +152,14 @@ def find_conflicts(store: GraphStore, llm: LLMClient, plans: list[ResolutionPlan
         if verdict is None:
             continue
         if verdict.relation == "contradicts":
-            links[pair.doc].contradictions.append(ContradictionRecord(
-                new_claim=pair.claim_id, existing_claim=pair.existing.id, reason=verdict.reason,
-                source_id=links[pair.doc].source_id))
+            links[pair.doc].contradictions.append(
+                ContradictionRecord(
+                    new_claim=pair.claim_id,
+                    existing_claim=pair.existing.id,
+                    reason=verdict.reason,
+                    source_id=links[pair.doc].source_id,
+                )
+            )
             opponents.setdefault(pair.claim_id, []).append((pair.existing.id, pair.doc))
             opponents.setdefault(pair.existing.id, []).append((pair.claim_id, pair.doc))
         elif verdict.relation == "supports":
@@ -153,17 +178,29 @@ def _batch_claims(links: list[ClaimLinks]) -> set[str]:
     return {claim.id for link in links for claim in link.claims}
 
 
-def _settlements(supports: dict[str, list[str]], graph_opponents: dict[str, list[str]],
-                 batch_opponents: dict[str, list[tuple[str, int]]], doc: int, source_id: str) -> list[SettlementRecord]:
+def _settlements(
+    supports: dict[str, list[str]],
+    graph_opponents: dict[str, list[str]],
+    batch_opponents: dict[str, list[tuple[str, int]]],
+    doc: int,
+    source_id: str,
+) -> list[SettlementRecord]:
     """A source siding with one claim of a dispute open before it supersedes the other side."""
     settled = []
     for winner, backers in supports.items():
-        rivals = graph_opponents.get(winner, []) + [o for o, made_by in batch_opponents.get(winner, []) if made_by < doc]
+        rivals = graph_opponents.get(winner, []) + [
+            o for o, made_by in batch_opponents.get(winner, []) if made_by < doc
+        ]
         for loser in dict.fromkeys(rivals):
             # Only settle when the new source does not also back the loser.
             if loser in supports and set(supports[loser]) & set(backers):
                 continue
-            settled.append(SettlementRecord(
-                winner=winner, loser=loser, source_id=source_id,
-                reason=f"a later source agrees with {winner} (claims {', '.join(sorted(backers))})"))
+            settled.append(
+                SettlementRecord(
+                    winner=winner,
+                    loser=loser,
+                    source_id=source_id,
+                    reason=f"a later source agrees with {winner} (claims {', '.join(sorted(backers))})",
+                )
+            )
     return settled

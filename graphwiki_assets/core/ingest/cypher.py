@@ -55,7 +55,7 @@ EXACT_KEY_MATCHES = f"""
 UNWIND $mentions AS m
 CALL db.index.fulltext.queryNodes('concept_keys', m.query, {{limit: 50}}) YIELD node AS c
 WITH m, c
-WHERE {in_play('c')} AND any(k IN m.keys WHERE k IN c.keys)
+WHERE {in_play("c")} AND any(k IN m.keys WHERE k IN c.keys)
 RETURN m.index AS index, c.id AS id, c.name AS name, coalesce(c.extracted_type, c.type) AS type, c.aliases AS aliases,
        coalesce(c.summary, '') AS summary
 """
@@ -64,7 +64,7 @@ RETURN m.index AS index, c.id AS id, c.name AS name, coalesce(c.extracted_type, 
 VECTOR_CANDIDATES = f"""
 UNWIND $mentions AS m
 CALL db.index.vector.queryNodes('concept_embedding', $k, m.embedding) YIELD node, score
-WHERE {in_play('node')}
+WHERE {in_play("node")}
 RETURN m.index AS index, node.id AS id, node.name AS name, coalesce(node.extracted_type, node.type) AS type,
        node.aliases AS aliases,
        coalesce(node.summary, '') AS summary, 2 * score - 1 AS score
@@ -73,7 +73,7 @@ RETURN m.index AS index, node.id AS id, node.name AS name, coalesce(node.extract
 EXISTING_CLAIMS_ABOUT = f"""
 UNWIND $concept_ids AS cid
 MATCH (c:Concept {{id: cid}})<-[:ABOUT]-(cl:Claim)
-WHERE {in_play('cl')} AND NOT EXISTS {{ (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }}
+WHERE {in_play("cl")} AND NOT EXISTS {{ (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }}
 RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases, cl.id AS id, cl.text AS text, cl.status AS status,
        cl.embedding AS embedding
 """
@@ -81,7 +81,7 @@ RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases,
 DISPUTE_OPPONENTS = f"""
 UNWIND $ids AS id
 MATCH (c:Claim {{id: id}})-[:CONTRADICTS]-(o:Claim)
-WHERE {in_play('o')}
+WHERE {in_play("o")}
 RETURN c.id AS claim, o.id AS opponent
 """
 
@@ -130,7 +130,8 @@ FOREACH (_ IN CASE WHEN independent >= $corroboration AND c.review_reason = $awa
       c.corroborated_at = datetime($now))
 """
 
-MERGE_CONCEPTS = """
+MERGE_CONCEPTS = (
+    """
 UNWIND $actions AS a
 MATCH (s:Source {id: a.source_id})
 MERGE (c:Concept {id: a.concept_id})
@@ -157,7 +158,9 @@ OPTIONAL MATCH (c)-[:DERIVED_FROM]->(src:Source)
 WITH c, count(DISTINCT src) AS n, count(DISTINCT src.path) AS independent
 SET c.source_count = n, c.summary_dirty = (n > 1), c.independent_sources = independent
 WITH c, independent
-""" + _CORROBORATION_FLAG
+"""
+    + _CORROBORATION_FLAG
+)
 
 MERGE_NOT_SAME = """
 UNWIND $links AS l
@@ -232,9 +235,9 @@ SET loser.status = 'superseded', loser.decided_by = st.decided_by, loser.decided
 RECOMPUTE_CLAIM_STATUS = f"""
 UNWIND $ids AS id
 MATCH (c:Claim {{id: id}})
-WHERE {in_play('c')}
+WHERE {in_play("c")}
 OPTIONAL MATCH (c)-[:CONTRADICTS]-(o:Claim)
-WHERE {in_play('o')}
+WHERE {in_play("o")}
 WITH c, count(o) AS open
 SET c.status = CASE WHEN open > 0 THEN 'disputed' ELSE 'current' END
 """
@@ -248,7 +251,8 @@ ON CREATE SET r.created_at = datetime($now), r.backend = $backend
 
 # A claim is stated by the files behind it and behind the claims found to say the same;
 # the corroboration rule is the concepts'.
-RECOMPUTE_CLAIM_CORROBORATION = """
+RECOMPUTE_CLAIM_CORROBORATION = (
+    """
 UNWIND $ids AS id
 MATCH (c:Claim {id: id})
 CALL (c) {
@@ -256,7 +260,9 @@ CALL (c) {
   RETURN count(DISTINCT s.path) AS independent
 }
 SET c.independent_sources = independent
-""" + _CORROBORATION_FLAG
+"""
+    + _CORROBORATION_FLAG
+)
 
 CONTRADICTS_NEIGHBOURS = """
 UNWIND $ids AS id
@@ -268,10 +274,10 @@ RETURN DISTINCT o.id AS id
 
 DIRTY_SUMMARIES = f"""
 MATCH (c:Concept {{summary_dirty: true}})
-WHERE {in_play('c')} AND c.id > $after
+WHERE {in_play("c")} AND c.id > $after
 WITH c ORDER BY c.id LIMIT $limit
 OPTIONAL MATCH (cl:Claim)-[:ABOUT]->(c)
-WHERE {in_play('cl')}
+WHERE {in_play("cl")}
 WITH c, cl ORDER BY cl.created_at DESC
 WITH c, collect(cl.text)[..$facts] AS facts
 RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.summary, '') AS summary, facts

@@ -91,8 +91,13 @@ def _call(llm: LLMClient, pack: list[_Piece], types: list[TypeHint]) -> dict[str
     return found
 
 
-def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
-                      progress: Callable[[str], None] | None = None, taxonomy: Taxonomy | None = None) -> Extracted:
+def extract_documents(
+    llm: LLMClient,
+    docs: list[SourceDocument],
+    config: ExtractConfig = ExtractConfig(),
+    progress: Callable[[str], None] | None = None,
+    taxonomy: Taxonomy | None = None,
+) -> Extracted:
     """``progress`` hears how far the extraction of a long source (several chunks) has come;
     with a ``taxonomy``, the extractor is asked for its types and held to them."""
     types = [TypeHint(name=t.name, definition=t.definition) for t in taxonomy.types] if taxonomy else []
@@ -104,7 +109,8 @@ def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: Extrac
     for n in sorted(over):
         out.failed[docs[n].source_id] = (
             f"needs {chunks[n]} extraction calls ({len(docs[n].text) / 1e6:.1f} MB of text), more than the budget of "
-            f"{config.max_calls_per_source} per source: split the file, or raise GRAPHWIKI_MAX_CALLS_PER_SOURCE")
+            f"{config.max_calls_per_source} per source: split the file, or raise GRAPHWIKI_MAX_CALLS_PER_SOURCE"
+        )
     pieces = [p for p in pieces if p.doc not in over]
     packs = _packs(pieces, config.pack_chars)
     answers: dict[str, DocumentExtraction | str] = {}
@@ -145,10 +151,19 @@ def extract_documents(llm: LLMClient, docs: list[SourceDocument], config: Extrac
         if mapper is not None:
             extraction, counts = mapper.apply(extraction)
             typed = counts.as_dict()
-        out.candidates.append(Candidates(
-            source_id=doc.source_id, path=doc.path, title=doc.title, text=doc.text, sha256=doc.sha256,
-            extraction=extraction, removed_injections=removed[n], chunks=max(1, len(parts)), typed=typed,
-        ))
+        out.candidates.append(
+            Candidates(
+                source_id=doc.source_id,
+                path=doc.path,
+                title=doc.title,
+                text=doc.text,
+                sha256=doc.sha256,
+                extraction=extraction,
+                removed_injections=removed[n],
+                chunks=max(1, len(parts)),
+                typed=typed,
+            )
+        )
     return out
 
 

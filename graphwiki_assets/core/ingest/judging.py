@@ -40,7 +40,9 @@ def clip(text: str, limit: int) -> str:
 def view(name: str, type_: str, aliases: list[str], context: str, config: JudgeConfig) -> EntityView:
     # A generic type ("Concept") tells the judge nothing and is not paid for.
     specific = "" if (type_ or "").strip().lower() in GENERIC_TYPES else type_
-    return EntityView(name=name, type=specific, aliases=list(aliases)[:8], context=clip(context or "", config.context_chars))
+    return EntityView(
+        name=name, type=specific, aliases=list(aliases)[:8], context=clip(context or "", config.context_chars)
+    )
 
 
 def _calls(groups: list[list[int]], limit: int, entities: list[set[str]]) -> list[list[int]]:
@@ -63,8 +65,12 @@ def _calls(groups: list[list[int]], limit: int, entities: list[set[str]]) -> lis
     return [call for call in calls if call]
 
 
-def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], config: JudgeConfig = JudgeConfig(),
-                groups: list[list[int]] | None = None) -> list[Verdict]:
+def judge_pairs(
+    llm: LLMClient,
+    pairs: list[tuple[EntityView, EntityView]],
+    config: JudgeConfig = JudgeConfig(),
+    groups: list[list[int]] | None = None,
+) -> list[Verdict]:
     """One verdict per (mention, candidate) pair, in order. ``groups`` lists pair indexes that
     share a mention (default: each pair alone). Raises the first ``LLMError`` of any call."""
     if not pairs:
@@ -75,12 +81,20 @@ def judge_pairs(llm: LLMClient, pairs: list[tuple[EntityView, EntityView]], conf
 
     def ask(indexes: list[int]) -> dict[str, Verdict]:
         # Short ids within a call (the model repeats each one); mapped back to the batch's.
-        request = JudgeRequest(pairs=[JudgePair(pair_id=str(n + 1), mention=pairs[i][0], candidate=pairs[i][1])
-                                      for n, i in enumerate(indexes)])
+        request = JudgeRequest(
+            pairs=[
+                JudgePair(pair_id=str(n + 1), mention=pairs[i][0], candidate=pairs[i][1]) for n, i in enumerate(indexes)
+            ]
+        )
         found = {v.pair_id: v for v in llm.judge(request).verdicts}
-        return {f"p{i}": found[str(n + 1)].model_copy(update={"pair_id": f"p{i}"})
-                for n, i in enumerate(indexes) if str(n + 1) in found}
+        return {
+            f"p{i}": found[str(n + 1)].model_copy(update={"pair_id": f"p{i}"})
+            for n, i in enumerate(indexes)
+            if str(n + 1) in found
+        }
 
     verdicts = ask_all(llm, "judge", ask, calls)
-    return [verdicts.get(f"p{i}") or Verdict(pair_id=f"p{i}", verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT)
-            for i in range(len(pairs))]
+    return [
+        verdicts.get(f"p{i}") or Verdict(pair_id=f"p{i}", verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT)
+        for i in range(len(pairs))
+    ]

@@ -60,8 +60,13 @@ def _alive(pid: int) -> bool:
 
 
 class IngestLease:
-    def __init__(self, store: GraphStore, config: LeaseConfig = LeaseConfig(), purpose: str = "ingest",
-                 log: Callable[[str], None] = lambda msg: None):
+    def __init__(
+        self,
+        store: GraphStore,
+        config: LeaseConfig = LeaseConfig(),
+        purpose: str = "ingest",
+        log: Callable[[str], None] = lambda msg: None,
+    ):
         self.store = store
         self.config = config
         self.purpose = purpose
@@ -76,12 +81,23 @@ class IngestLease:
         """Take the lease if it is free; else return who holds it. The first statement
         writes to the lease node, so the read that follows cannot race another writer."""
         current = rows(tx, cypher.LOCK_LEASE, name=LEASE_NAME)[0]
-        free = (current["holder"] in (None, self.holder) or current["expired"]
-                or (current["host"] == self.host and current["pid"] is not None and not _alive(current["pid"])))
+        free = (
+            current["holder"] in (None, self.holder)
+            or current["expired"]
+            or (current["host"] == self.host and current["pid"] is not None and not _alive(current["pid"]))
+        )
         if not free:
             return current
-        rows(tx, cypher.TAKE_LEASE, name=LEASE_NAME, holder=self.holder, host=self.host, pid=os.getpid(),
-             purpose=self.purpose, ttl_ms=int(self.config.ttl_s * 1000))
+        rows(
+            tx,
+            cypher.TAKE_LEASE,
+            name=LEASE_NAME,
+            holder=self.holder,
+            host=self.host,
+            pid=os.getpid(),
+            purpose=self.purpose,
+            ttl_ms=int(self.config.ttl_s * 1000),
+        )
         return None
 
     def acquire(self) -> None:
@@ -97,16 +113,20 @@ class IngestLease:
                 raise LeaseTimeout(
                     f"another writer ({busy['purpose'] or 'ingest'} on {busy['host']}, pid {busy['pid']}) has held the "
                     f"ingest lease for over {self.config.wait_s:.0f}s; if it is gone, its lease expires "
-                    f"{self.config.ttl_s:.0f}s after its last renewal")
+                    f"{self.config.ttl_s:.0f}s after its last renewal"
+                )
             if waited - announced >= 30 or announced == 0.0:
-                self.log(f"waiting for the ingest lease held by {busy['purpose'] or 'ingest'} "
-                         f"on {busy['host']} (pid {busy['pid']})")
+                self.log(
+                    f"waiting for the ingest lease held by {busy['purpose'] or 'ingest'} "
+                    f"on {busy['host']} (pid {busy['pid']})"
+                )
                 announced = max(waited, 1e-9)
             time.sleep(self.config.poll_s)
 
     def renew(self) -> bool:
-        found = self.store.query(cypher.RENEW_LEASE, name=LEASE_NAME, holder=self.holder,
-                                 ttl_ms=int(self.config.ttl_s * 1000))
+        found = self.store.query(
+            cypher.RENEW_LEASE, name=LEASE_NAME, holder=self.holder, ttl_ms=int(self.config.ttl_s * 1000)
+        )
         return bool(found and found[0]["renewed"])
 
     def release(self) -> None:

@@ -27,9 +27,11 @@ class NameForms:
 
     @classmethod
     def of(cls, mention: Mention) -> NameForms:
-        return cls(words=frozenset(w for k in mention.keys for w in k.split()),
-                   compact=frozenset(k.replace(" ", "") for k in mention.keys),
-                   initials=frozenset(_initials(k) for k in mention.keys))
+        return cls(
+            words=frozenset(w for k in mention.keys for w in k.split()),
+            compact=frozenset(k.replace(" ", "") for k in mention.keys),
+            initials=frozenset(_initials(k) for k in mention.keys),
+        )
 
 
 def forms_overlap(a: NameForms, b: NameForms) -> bool:

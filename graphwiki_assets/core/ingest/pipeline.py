@@ -72,8 +72,12 @@ class IngestConfig:
     def from_settings(cls, settings: Settings, schema: SchemaConfig | None = None) -> IngestConfig:
         """``schema`` defaults to the config file the settings lead to (or the general preset)."""
         schema = schema or load_config(settings.config_path, settings.home).config
-        return cls(batch_size=settings.ingest_batch, max_bytes=settings.max_source_bytes,
-                   extract=ExtractConfig(max_calls_per_source=settings.max_calls_per_source), schema=schema)
+        return cls(
+            batch_size=settings.ingest_batch,
+            max_bytes=settings.max_source_bytes,
+            extract=ExtractConfig(max_calls_per_source=settings.max_calls_per_source),
+            schema=schema,
+        )
 
     @property
     def resolution(self) -> Stage1Config:
@@ -104,21 +108,33 @@ class Ingestor:
 
     # -- stages ------------------------------------------------------------------------
 
-    def triage(self, items: list[SourceDocument | SourceRejected]) -> tuple[list[SourceDocument], dict[str, list[str]],
-                                                                            list[CommitReport]]:
+    def triage(
+        self, items: list[SourceDocument | SourceRejected]
+    ) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
         with self.times.stage("read"):
             return triage(self.store, items, self.clock(), self.config.schema.extraction_version)
 
-    def extract(self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None) -> tuple[list[Candidates],
-                                                                                                    list[CommitReport]]:
-        return extract_sources(self.llm, docs, self.config.extract, also, progress=self.log,
-                               taxonomy=self.config.schema.taxonomy, scope=self.scope(), times=self.times)
+    def extract(
+        self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None
+    ) -> tuple[list[Candidates], list[CommitReport]]:
+        return extract_sources(
+            self.llm,
+            docs,
+            self.config.extract,
+            also,
+            progress=self.log,
+            taxonomy=self.config.schema.taxonomy,
+            scope=self.scope(),
+            times=self.times,
+        )
 
     def embed(self, batch: list[Candidates]) -> Vectors:
         """Every vector the batch needs, in one encode call (before the lease: no graph needed)."""
         self.ensure_schema()  # the exact-name lookup below reads an index of the schema
         with self.times.stage("embed"):
-            texts = mention_texts(self.store, batch) + claim_texts(batch) + [source_text(c.title, c.text) for c in batch]
+            texts = (
+                mention_texts(self.store, batch) + claim_texts(batch) + [source_text(c.title, c.text) for c in batch]
+            )
             return Vectors(self.embedder, texts)
 
     def resolve_and_commit(self, batch: list[Candidates], vectors: Vectors | None = None) -> list[CommitReport]:
@@ -141,10 +157,21 @@ class Ingestor:
 
     def _commit_new(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
         # Under the lease, a text another writer committed since triage is not written twice.
-        found = {r["sha256"] for r in self.store.query(cypher.SOURCES_BY_SHA, sha256s=[c.sha256 for c in batch],
-                                                       extraction_version=self.config.schema.extraction_version)}
-        done = [CommitReport(source_id=c.source_id, path=c.path, status="unchanged",
-                             reason="committed by another writer meanwhile") for c in batch if c.sha256 in found]
+        found = {
+            r["sha256"]
+            for r in self.store.query(
+                cypher.SOURCES_BY_SHA,
+                sha256s=[c.sha256 for c in batch],
+                extraction_version=self.config.schema.extraction_version,
+            )
+        }
+        done = [
+            CommitReport(
+                source_id=c.source_id, path=c.path, status="unchanged", reason="committed by another writer meanwhile"
+            )
+            for c in batch
+            if c.sha256 in found
+        ]
         batch = [c for c in batch if c.sha256 not in found]
         if not batch:
             return done
@@ -166,8 +193,17 @@ class Ingestor:
         links = [plan_claims(plan, vectors) for plan in plans]
         find_conflicts(self.store, self.llm, plans, links, self.config.conflicts, self.times)
         with self.times.stage("write"):
-            return commit_batch(self.store, plans, links, vectors, self.llm.label, self.clock(), lease,
-                                actor=self.purpose, stamp=self.config.schema.stamp())
+            return commit_batch(
+                self.store,
+                plans,
+                links,
+                vectors,
+                self.llm.label,
+                self.clock(),
+                lease,
+                actor=self.purpose,
+                stamp=self.config.schema.stamp(),
+            )
 
     def scope(self) -> Scope:
         if self._scope is None:
@@ -192,14 +228,26 @@ class Ingestor:
 
     def summaries(self) -> SummaryRun:
         with self.times.stage("summaries"):
-            return refresh_summaries(self.store, self.llm, self.clock(), self.config.summaries, self.config.lease,
-                                     purpose=f"{self.purpose}: summaries")
+            return refresh_summaries(
+                self.store,
+                self.llm,
+                self.clock(),
+                self.config.summaries,
+                self.config.lease,
+                purpose=f"{self.purpose}: summaries",
+            )
 
 
-def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractConfig = ExtractConfig(),
-                    also: dict[str, list[str]] | None = None, progress: Callable[[str], None] | None = None,
-                    taxonomy: Taxonomy | None = None, scope: Scope | None = None,
-                    times: StageTimes | None = None) -> tuple[list[Candidates], list[CommitReport]]:
+def extract_sources(
+    llm: LLMClient,
+    docs: list[SourceDocument],
+    config: ExtractConfig = ExtractConfig(),
+    also: dict[str, list[str]] | None = None,
+    progress: Callable[[str], None] | None = None,
+    taxonomy: Taxonomy | None = None,
+    scope: Scope | None = None,
+    times: StageTimes | None = None,
+) -> tuple[list[Candidates], list[CommitReport]]:
     """Candidates for the documents that extraction could read, failure reports for the rest.
     With a ``scope``, documents outside the focus are candidates that promote nothing and
     cost no extraction call."""
@@ -212,16 +260,25 @@ def extract_sources(llm: LLMClient, docs: list[SourceDocument], config: ExtractC
     with times.stage("extract"):
         extracted = extract_documents(llm, docs, config, progress=progress, taxonomy=taxonomy)
     by_id = {d.source_id: d for d in docs}
-    failed = [CommitReport(source_id=sid, path=by_id[sid].path, status="failed", reason=reason)
-              for sid, reason in extracted.failed.items()]
-    candidates = [c.model_copy(update={"also_paths": (also or {}).get(c.source_id, []),
-                                       "scope_reason": why.get(c.source_id, c.scope_reason)})
-                  for c in extracted.candidates + outside]
+    failed = [
+        CommitReport(source_id=sid, path=by_id[sid].path, status="failed", reason=reason)
+        for sid, reason in extracted.failed.items()
+    ]
+    candidates = [
+        c.model_copy(
+            update={
+                "also_paths": (also or {}).get(c.source_id, []),
+                "scope_reason": why.get(c.source_id, c.scope_reason),
+            }
+        )
+        for c in extracted.candidates + outside
+    ]
     return candidates, failed
 
 
-def triage(store: GraphStore, items: list[SourceDocument | SourceRejected], now: str,
-           extraction_version: str) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
+def triage(
+    store: GraphStore, items: list[SourceDocument | SourceRejected], now: str, extraction_version: str
+) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
     """New documents (each text once), the other paths of the same text, and reports for the
     rest: refused files, and texts the graph already holds under this purpose and taxonomy
     (touched, no LLM call)."""
@@ -233,18 +290,33 @@ def triage(store: GraphStore, items: list[SourceDocument | SourceRejected], now:
             reports.append(CommitReport(source_id="", path=item.path, status="skipped", reason=item.reason))
         elif item.sha256 in first:
             also.setdefault(item.source_id, []).append(item.path)
-            reports.append(CommitReport(source_id=item.source_id, path=item.path, status="unchanged",
-                                        reason=f"same text as {first[item.sha256].path}"))
+            reports.append(
+                CommitReport(
+                    source_id=item.source_id,
+                    path=item.path,
+                    status="unchanged",
+                    reason=f"same text as {first[item.sha256].path}",
+                )
+            )
         else:
             first[item.sha256] = item
-    found = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=list(first),
-                                                       extraction_version=extraction_version)} if first else {}
+    found = (
+        {
+            r["sha256"]: r["id"]
+            for r in store.query(cypher.SOURCES_BY_SHA, sha256s=list(first), extraction_version=extraction_version)
+        }
+        if first
+        else {}
+    )
     touches = []
     for sha, doc in first.items():
         if sha in found:
             touches += [{"id": found[sha], "path": p} for p in [doc.path, *also.pop(doc.source_id, [])]]
-            reports.append(CommitReport(source_id=found[sha], path=doc.path, status="unchanged",
-                                        reason="same SHA256 as an ingested source"))
+            reports.append(
+                CommitReport(
+                    source_id=found[sha], path=doc.path, status="unchanged", reason="same SHA256 as an ingested source"
+                )
+            )
     if touches:
         store.query(cypher.TOUCH_SOURCES, touches=touches, now=now)
     return [d for sha, d in first.items() if sha not in found], also, reports
@@ -280,10 +352,16 @@ class IngestReport:
             "config_version": self.config_version,
             "out_of_scope": [{"path": r.path, "reason": r.scope_reason} for r in self.reports if r.scope == "out"],
             "taxonomy": taxonomy_totals(r.typed for r in self.reports),
-            "sources": {"new": len(by("new")), "unchanged": len(by("unchanged")),
-                        "skipped": len(by("skipped")), "failed": len(by("failed"))},
-            "concepts": {"created": sum(r.concepts_created for r in self.reports),
-                         "merged": sum(r.concepts_merged for r in self.reports)},
+            "sources": {
+                "new": len(by("new")),
+                "unchanged": len(by("unchanged")),
+                "skipped": len(by("skipped")),
+                "failed": len(by("failed")),
+            },
+            "concepts": {
+                "created": sum(r.concepts_created for r in self.reports),
+                "merged": sum(r.concepts_merged for r in self.reports),
+            },
             "claims": sum(r.claims for r in self.reports),
             "contradictions": sum(r.contradictions for r in self.reports),
             "settled": sum(r.settled for r in self.reports),
@@ -299,8 +377,11 @@ class IngestReport:
             "batches": self.batches,
             "seconds": round(self.seconds, 2),
             "peak_rss_mb": round(self.peak_rss_mb, 1),
-            "problems": [{"path": r.path, "status": r.status, "reason": r.reason}
-                         for r in self.reports if r.status in ("skipped", "failed")],
+            "problems": [
+                {"path": r.path, "status": r.status, "reason": r.reason}
+                for r in self.reports
+                if r.status in ("skipped", "failed")
+            ],
         }
 
 
@@ -328,8 +409,9 @@ def one_ahead(batches: Iterable[T], prepare: Callable[[T], P]) -> Iterator[tuple
             yield prepared, pending is None
 
 
-def commit_extracted(ingestor: Ingestor, candidates: list[Candidates],
-                     progress: Callable[[list[CommitReport]], None] | None = None) -> list[CommitReport]:
+def commit_extracted(
+    ingestor: Ingestor, candidates: list[Candidates], progress: Callable[[list[CommitReport]], None] | None = None
+) -> list[CommitReport]:
     """Resolve and commit sources already extracted (the Dagster path), batch by batch, each
     batch embedded while the one before it is resolved and written."""
     reports: list[CommitReport] = []
@@ -345,8 +427,11 @@ def commit_extracted(ingestor: Ingestor, candidates: list[Candidates],
     return reports
 
 
-def ingest_documents(ingestor: Ingestor, documents: Iterable[SourceDocument | SourceRejected],
-                     progress: Callable[[CommitReport], None] | None = None) -> IngestReport:
+def ingest_documents(
+    ingestor: Ingestor,
+    documents: Iterable[SourceDocument | SourceRejected],
+    progress: Callable[[CommitReport], None] | None = None,
+) -> IngestReport:
     started = time.monotonic()
     before = ingestor.llm.usage.snapshot()
     encoded_before, calls_before = ingestor.embedder.encoded, ingestor.embedder.model_calls
@@ -363,8 +448,10 @@ def ingest_documents(ingestor: Ingestor, documents: Iterable[SourceDocument | So
     used = ingestor.llm.usage.snapshot() - before
     report.llm, report.llm_by_task = used.as_dict(), used.tasks()
     report.stages = ingestor.times.as_dict()
-    report.embedding = {"texts_encoded": ingestor.embedder.encoded - encoded_before,
-                        "encode_calls": ingestor.embedder.model_calls - calls_before}
+    report.embedding = {
+        "texts_encoded": ingestor.embedder.encoded - encoded_before,
+        "encode_calls": ingestor.embedder.model_calls - calls_before,
+    }
     report.seconds = time.monotonic() - started
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
@@ -384,5 +471,9 @@ def records_as_documents(records: Iterable[dict], namespace: str) -> Iterator[So
         text = record["text"]
         if record.get("title") and not text.startswith(record["title"]):
             text = f"{record['title']}\n\n{text}"
-        yield SourceDocument(path=f"{namespace}/{record['id']}", title=record.get("title") or record["id"],
-                             text=text, sha256=sha256_text(text))
+        yield SourceDocument(
+            path=f"{namespace}/{record['id']}",
+            title=record.get("title") or record["id"],
+            text=text,
+            sha256=sha256_text(text),
+        )

@@ -111,11 +111,21 @@ def build_mentions(batch: list[Candidates]) -> list[Mention]:
     for doc, candidates in enumerate(batch):
         contexts, identity = mention_contexts(candidates), identity_contexts(candidates)
         for c in candidates.extraction.concepts:
-            mentions.append(Mention(
-                index=len(mentions), doc=doc, source_id=candidates.source_id, name=c.name,
-                type=c.extracted_type or c.type or "Concept", taxonomy_type=c.type or "Concept",
-                description=c.description, aliases=list(c.aliases), context=contexts[c.name],
-                keys=keys_for(c.name, c.aliases), text=mention_text(c.name, identity[c.name])))
+            mentions.append(
+                Mention(
+                    index=len(mentions),
+                    doc=doc,
+                    source_id=candidates.source_id,
+                    name=c.name,
+                    type=c.extracted_type or c.type or "Concept",
+                    taxonomy_type=c.type or "Concept",
+                    description=c.description,
+                    aliases=list(c.aliases),
+                    context=contexts[c.name],
+                    keys=keys_for(c.name, c.aliases),
+                    text=mention_text(c.name, identity[c.name]),
+                )
+            )
     return mentions
 
 
@@ -151,8 +161,11 @@ class _Stage1:
 
 def _exact_graph(store: GraphStore, mentions: list[Mention]) -> dict[int, dict]:
     """The exact-key match of each mention, when its type does not contradict the node's."""
-    keyed = [row for row in ({"index": m.index, "keys": m.keys, "query": key_query(m.keys)} for m in mentions)
-             if row["query"]]
+    keyed = [
+        row
+        for row in ({"index": m.index, "keys": m.keys, "query": key_query(m.keys)} for m in mentions)
+        if row["query"]
+    ]
     found: dict[int, dict] = {}
     for row in store.query(cypher.EXACT_KEY_MATCHES, mentions=keyed) if keyed else []:
         mention = mentions[row["index"]]
@@ -170,7 +183,9 @@ def _exact_batch(mentions: list[Mention], exact_graph: dict[int, dict]) -> dict[
     for m in mentions:
         root = None
         if m.index not in exact_graph:
-            root = next((owner[k] for k in m.keys if k in owner and types_compatible(group_type[owner[k]], m.type)), None)
+            root = next(
+                (owner[k] for k in m.keys if k in owner and types_compatible(group_type[owner[k]], m.type)), None
+            )
         if root is None:
             root = m.index
             group_type[root] = m.type
@@ -200,8 +215,9 @@ def _top(sims: np.ndarray, k: int) -> np.ndarray:
     return np.argsort(-sims, kind="stable")[:k]
 
 
-def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config: Stage1Config,
-            times: StageTimes) -> _Stage1:
+def _stage1(
+    store: GraphStore, mentions: list[Mention], vectors: Vectors, config: Stage1Config, times: StageTimes
+) -> _Stage1:
     s = _Stage1()
     with times.stage("vector_search"):
         s.exact_graph = _exact_graph(store, mentions)
@@ -211,12 +227,28 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
     with times.stage("embed"):
         _embed(mentions, need, vectors, overlaps)
     with times.stage("vector_search"):
-        rows = store.query(cypher.VECTOR_CANDIDATES, k=config.index_k,
-                           mentions=[{"index": m.index, "embedding": m.embedding} for m in need]) if need else []
+        rows = (
+            store.query(
+                cypher.VECTOR_CANDIDATES,
+                k=config.index_k,
+                mentions=[{"index": m.index, "embedding": m.embedding} for m in need],
+            )
+            if need
+            else []
+        )
     graph: dict[int, list[_Candidate]] = {}
     for row in rows:
-        graph.setdefault(row["index"], []).append(_Candidate(
-            GRAPH, row["id"], row["name"], row["type"] or "", row["aliases"] or [], row["summary"] or "", row["score"]))
+        graph.setdefault(row["index"], []).append(
+            _Candidate(
+                GRAPH,
+                row["id"],
+                row["name"],
+                row["type"] or "",
+                row["aliases"] or [],
+                row["summary"] or "",
+                row["score"],
+            )
+        )
     if not need:
         return s
     dim = len(need[0].embedding or [])
@@ -231,9 +263,19 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
         # Vectorised: a long source has thousands of mentions, and a loop per pair is quadratic.
         earlier = fresh[docs[fresh] < m.doc]
         sims = matrix[earlier] @ matrix[m.index] if len(earlier) else np.empty(0, dtype=np.float32)
-        batch = [_Candidate(BATCH, f"mention:{i}", mentions[i].name, mentions[i].type, mentions[i].aliases,
-                            mentions[i].context, float(sims[j]), other=int(i))
-                 for j, i in ((j, earlier[j]) for j in _top(sims, config.top_k))]
+        batch = [
+            _Candidate(
+                BATCH,
+                f"mention:{i}",
+                mentions[i].name,
+                mentions[i].type,
+                mentions[i].aliases,
+                mentions[i].context,
+                float(sims[j]),
+                other=int(i),
+            )
+            for j, i in ((j, earlier[j]) for j in _top(sims, config.top_k))
+        ]
         ranked = sorted(graph.get(m.index, []) + batch, key=lambda c: -c.score)[: config.top_k]
         kept = [c for c in ranked if c.score >= config.floor]
         s.considered[m.index] = len(ranked)
@@ -241,18 +283,27 @@ def _stage1(store: GraphStore, mentions: list[Mention], vectors: Vectors, config
         # Within one source, earlier mentions with lexical evidence of identity.
         start = first_of_doc[m.doc]
         if start < m.index:
-            local = matrix[start:m.index] @ matrix[m.index]
+            local = matrix[start : m.index] @ matrix[m.index]
             for j in _top(local, config.top_k):
                 o, sim = mentions[start + int(j)], float(local[j])
                 if sim >= config.floor and o.embedding is not None and o.index in overlaps[m.index]:
-                    kept.append(_Candidate(SOURCE, f"mention:{o.index}", o.name, o.type, o.aliases, o.context, sim,
-                                           other=o.index))
+                    kept.append(
+                        _Candidate(
+                            SOURCE, f"mention:{o.index}", o.name, o.type, o.aliases, o.context, sim, other=o.index
+                        )
+                    )
         s.candidates[m.index] = kept
     return s
 
 
-def resolve_batch(store: GraphStore, llm: LLMClient, batch: list[Candidates], vectors: Vectors,
-                  config: Stage1Config = Stage1Config(), times: StageTimes | None = None) -> list[ResolutionPlan]:
+def resolve_batch(
+    store: GraphStore,
+    llm: LLMClient,
+    batch: list[Candidates],
+    vectors: Vectors,
+    config: Stage1Config = Stage1Config(),
+    times: StageTimes | None = None,
+) -> list[ResolutionPlan]:
     times = times or StageTimes()
     mentions = build_mentions(batch)
     s = _stage1(store, mentions, vectors, config, times)
@@ -264,8 +315,12 @@ def resolve_batch(store: GraphStore, llm: LLMClient, batch: list[Candidates], ve
         group = []
         for cand in s.candidates.get(m.index, []):
             if cand.kind != SOURCE and disjoint_types(m.type, cand.type):
-                ruled[len(pairs)] = Verdict(pair_id=f"p{len(pairs)}", verdict="DIFFERENT", confidence=1.0,
-                                            reason=f"disjoint kinds: {m.type} vs {cand.type}")
+                ruled[len(pairs)] = Verdict(
+                    pair_id=f"p{len(pairs)}",
+                    verdict="DIFFERENT",
+                    confidence=1.0,
+                    reason=f"disjoint kinds: {m.type} vs {cand.type}",
+                )
             else:
                 group.append(len(pairs))
             pairs.append((m, cand))
@@ -274,9 +329,12 @@ def resolve_batch(store: GraphStore, llm: LLMClient, batch: list[Candidates], ve
     asked = [i for group in groups for i in group]
     with times.stage("judge"):
         views: list[tuple[EntityView, EntityView]] = [
-            (view(pairs[i][0].name, pairs[i][0].type, pairs[i][0].aliases, pairs[i][0].context, config.judge),
-             view(pairs[i][1].name, pairs[i][1].type, pairs[i][1].aliases, pairs[i][1].summary, config.judge))
-            for i in asked]
+            (
+                view(pairs[i][0].name, pairs[i][0].type, pairs[i][0].aliases, pairs[i][0].context, config.judge),
+                view(pairs[i][1].name, pairs[i][1].type, pairs[i][1].aliases, pairs[i][1].summary, config.judge),
+            )
+            for i in asked
+        ]
         position = {i: n for n, i in enumerate(asked)}
         answers = judge_pairs(llm, views, config.judge, [[position[i] for i in group] for group in groups])
     verdicts = [ruled[i] if i in ruled else answers[position[i]] for i in range(len(pairs))]
@@ -290,8 +348,14 @@ def _judgment_id(m: Mention, cand: _Candidate, mentions: list[Mention]) -> str:
     return f"judgment-{_hash(m.source_id, m.name, key)}"
 
 
-def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs: list[tuple[Mention, _Candidate]],
-            verdicts: list[Verdict], backends: list[str]) -> list[ResolutionPlan]:
+def _decide(
+    batch: list[Candidates],
+    mentions: list[Mention],
+    s: _Stage1,
+    pairs: list[tuple[Mention, _Candidate]],
+    verdicts: list[Verdict],
+    backends: list[str],
+) -> list[ResolutionPlan]:
     judged: dict[int, list[tuple[_Candidate, Verdict]]] = {}
     for (m, cand), verdict in zip(pairs, verdicts):
         judged.setdefault(m.index, []).append((cand, verdict))
@@ -306,8 +370,11 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
     created_here: set[str] = set()
     for m in mentions:
         mine = judged.get(m.index, [])
-        across = sorted(((c, v) for c, v in mine if v.same and c.kind != SOURCE),
-                        key=lambda cv: (cv[1].confidence, cv[0].score), reverse=True)
+        across = sorted(
+            ((c, v) for c, v in mine if v.same and c.kind != SOURCE),
+            key=lambda cv: (cv[1].confidence, cv[0].score),
+            reverse=True,
+        )
         local = [c for c, v in mine if v.same and c.kind == SOURCE]
         if m.index in s.exact_graph:
             concept_id = s.exact_graph[m.index]["id"]
@@ -321,7 +388,8 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
         else:
             concept_id = concept_id_for(m.source_id, m.name)
         created = concept_id not in created_here and not (
-            m.index in s.exact_graph or m.index in s.home or across or local)
+            m.index in s.exact_graph or m.index in s.home or across or local
+        )
         if created:
             created_here.add(concept_id)
         target[m.index] = concept_id
@@ -335,22 +403,43 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
                 not_same[other] = _judgment_id(m, c, mentions)
                 if v.verdict == "RELATED":
                     related[other] = v.reason
-        actions.append(ConceptAction(
-            source_id=m.source_id, mention_index=m.index - _first_of_doc(mentions, m.doc), concept_id=concept_id,
-            created=created, name=m.name, type=m.taxonomy_type or m.type, extracted_type=m.type,
-            description=m.description or m.context,
-            aliases=list(dict.fromkeys([m.name, *m.aliases])),  # the surface form becomes an alias
-            keys=m.keys, embedding=m.embedding, not_same_as=not_same, related_to=related))
+        actions.append(
+            ConceptAction(
+                source_id=m.source_id,
+                mention_index=m.index - _first_of_doc(mentions, m.doc),
+                concept_id=concept_id,
+                created=created,
+                name=m.name,
+                type=m.taxonomy_type or m.type,
+                extracted_type=m.type,
+                description=m.description or m.context,
+                aliases=list(dict.fromkeys([m.name, *m.aliases])),  # the surface form becomes an alias
+                keys=m.keys,
+                embedding=m.embedding,
+                not_same_as=not_same,
+                related_to=related,
+            )
+        )
 
     judgments: list[JudgmentRecord] = []
     for (m, cand), verdict, backend in zip(pairs, verdicts, backends):
         if cand.kind == SOURCE:
             continue
-        judgments.append(JudgmentRecord(
-            id=_judgment_id(m, cand, mentions), source_id=m.source_id, mention=m.name,
-            mention_context=m.context, candidate_id=concept_of(cand),
-            candidate_name=cand.name, verdict=verdict.verdict, score=round(float(cand.score), 4),
-            backend=backend, reason=verdict.reason, concept_id=target[m.index]))
+        judgments.append(
+            JudgmentRecord(
+                id=_judgment_id(m, cand, mentions),
+                source_id=m.source_id,
+                mention=m.name,
+                mention_context=m.context,
+                candidate_id=concept_of(cand),
+                candidate_name=cand.name,
+                verdict=verdict.verdict,
+                score=round(float(cand.score), 4),
+                backend=backend,
+                reason=verdict.reason,
+                concept_id=target[m.index],
+            )
+        )
     for m in mentions:
         if m.index in s.exact_graph:
             row = s.exact_graph[m.index]
@@ -360,23 +449,38 @@ def _decide(batch: list[Candidates], mentions: list[Mention], s: _Stage1, pairs:
             cand_id, cand_name = target[root.index], root.name
         else:
             continue
-        judgments.append(JudgmentRecord(
-            id=f"judgment-{_hash(m.source_id, m.name, cand_id)}", source_id=m.source_id, mention=m.name,
-            mention_context=m.context, candidate_id=cand_id, candidate_name=cand_name, verdict="SAME", score=1.0,
-            backend=EXACT_BACKEND, reason="normalised name or alias is identical", concept_id=target[m.index]))
+        judgments.append(
+            JudgmentRecord(
+                id=f"judgment-{_hash(m.source_id, m.name, cand_id)}",
+                source_id=m.source_id,
+                mention=m.name,
+                mention_context=m.context,
+                candidate_id=cand_id,
+                candidate_name=cand_name,
+                verdict="SAME",
+                score=1.0,
+                backend=EXACT_BACKEND,
+                reason="normalised name or alias is identical",
+                concept_id=target[m.index],
+            )
+        )
 
     plans = []
     for doc, candidates in enumerate(batch):
         ids = {m.index for m in mentions if m.doc == doc}
-        plans.append(ResolutionPlan(
-            candidates=candidates,
-            actions=[a for a in actions if a.source_id == candidates.source_id],
-            judgments=[j for j in judgments if j.source_id == candidates.source_id],
-            stage1_pairs=sum(s.considered.get(i, 0) for i in ids),
-            stage1_screened=sum(s.screened.get(i, 0) for i in ids),
-            exact_matches=sum(i in s.exact_graph or i in s.home for i in ids),
-            judged_pairs=sum(1 for (m, _), b in zip(pairs, backends) if m.index in ids and b not in (TYPES_BACKEND,)),
-        ))
+        plans.append(
+            ResolutionPlan(
+                candidates=candidates,
+                actions=[a for a in actions if a.source_id == candidates.source_id],
+                judgments=[j for j in judgments if j.source_id == candidates.source_id],
+                stage1_pairs=sum(s.considered.get(i, 0) for i in ids),
+                stage1_screened=sum(s.screened.get(i, 0) for i in ids),
+                exact_matches=sum(i in s.exact_graph or i in s.home for i in ids),
+                judged_pairs=sum(
+                    1 for (m, _), b in zip(pairs, backends) if m.index in ids and b not in (TYPES_BACKEND,)
+                ),
+            )
+        )
     return plans
 
 

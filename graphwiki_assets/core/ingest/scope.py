@@ -55,8 +55,9 @@ class Scope:
         if excluded and excluded[1] >= self.floor and (not focus or excluded[1] > focus[1]):
             return ScopeDecision(OUT, f"closest to the excluded topic '{excluded[0]}' ({excluded[1]:.2f})")
         if focus and focus[1] < self.floor:
-            return ScopeDecision(OUT, f"no focus topic within {self.floor:.2f} (closest: '{focus[0]}' at "
-                                      f"{focus[1]:.2f})")
+            return ScopeDecision(
+                OUT, f"no focus topic within {self.floor:.2f} (closest: '{focus[0]}' at {focus[1]:.2f})"
+            )
         if focus:
             return ScopeDecision(IN, f"near the focus topic '{focus[0]}' ({focus[1]:.2f})")
         return ScopeDecision(IN, "near no excluded topic")
@@ -74,9 +75,18 @@ class Scope:
                 keep.append(doc)
                 why[doc.source_id] = decision.reason
             else:
-                out.append(Candidates(source_id=doc.source_id, path=doc.path, title=doc.title, text=doc.text,
-                                      sha256=doc.sha256, extraction=ExtractResponse(concepts=[], claims=[]),
-                                      scope=OUT, scope_reason=decision.reason))
+                out.append(
+                    Candidates(
+                        source_id=doc.source_id,
+                        path=doc.path,
+                        title=doc.title,
+                        text=doc.text,
+                        sha256=doc.sha256,
+                        extraction=ExtractResponse(concepts=[], claims=[]),
+                        scope=OUT,
+                        scope_reason=decision.reason,
+                    )
+                )
         return keep, out, why
 
 

@@ -36,8 +36,14 @@ class SummaryRun:
     errors: list[str] = field(default_factory=list)
 
 
-def refresh_summaries(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig = SummaryConfig(),
-                      lease: LeaseConfig | None = LeaseConfig(), purpose: str = "summaries") -> SummaryRun:
+def refresh_summaries(
+    store: GraphStore,
+    llm: LLMClient,
+    now: str,
+    config: SummaryConfig = SummaryConfig(),
+    lease: LeaseConfig | None = LeaseConfig(),
+    purpose: str = "summaries",
+) -> SummaryRun:
     if lease is None:
         return _refresh(store, llm, now, config)
     with IngestLease(store, lease, purpose=purpose).held():
@@ -52,10 +58,17 @@ def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig)
         if not pending:
             return run
         after = pending[-1]["id"]
-        requests = [SummaryRequest(concept_id=row["id"], name=row["name"], type=row["type"] or "",
-                                   current_summary=row["summary"], facts=_new_facts(row, config))
-                    for row in pending]
-        calls = [requests[i:i + config.concepts_per_call] for i in range(0, len(requests), config.concepts_per_call)]
+        requests = [
+            SummaryRequest(
+                concept_id=row["id"],
+                name=row["name"],
+                type=row["type"] or "",
+                current_summary=row["summary"],
+                facts=_new_facts(row, config),
+            )
+            for row in pending
+        ]
+        calls = [requests[i : i + config.concepts_per_call] for i in range(0, len(requests), config.concepts_per_call)]
         updates = []
         for result in call_all(lambda c: llm.summarize_batch(SummaryBatchRequest(concepts=c)), calls, llm.concurrency):
             if isinstance(result, LLMError):
@@ -64,7 +77,7 @@ def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig)
                 continue
             updates += [{"id": s.concept_id, "summary": s.summary} for s in result.summaries if s.summary.strip()]
         for start in range(0, len(updates), 500):
-            store.query(cypher.SET_SUMMARIES, rows=updates[start:start + 500], backend=llm.label, now=now)
+            store.query(cypher.SET_SUMMARIES, rows=updates[start : start + 500], backend=llm.label, now=now)
         run.refreshed += len(updates)
 
 

@@ -27,8 +27,10 @@ class TypeCounts:
     off_taxonomy: Counter[str] = field(default_factory=Counter)  # extracted types that were not a type
 
     def as_dict(self) -> dict:
-        return {**{k: self.counts.get(k, 0) for k in (KEPT, MAPPED, FALLBACK, DROPPED)},
-                "off_taxonomy_types": dict(self.off_taxonomy.most_common(20))}
+        return {
+            **{k: self.counts.get(k, 0) for k in (KEPT, MAPPED, FALLBACK, DROPPED)},
+            "off_taxonomy_types": dict(self.off_taxonomy.most_common(20)),
+        }
 
 
 def taxonomy_totals(typed: Iterable[dict]) -> dict:
@@ -78,5 +80,6 @@ class TypeMapper:
             if about:
                 claims.append(claim.model_copy(update={"about": about}))
         removed = len(dropped) + len(extraction.claims) - len(claims)
-        return extraction.model_copy(update={"concepts": concepts, "claims": claims,
-                                             "dropped": extraction.dropped + removed}), counts
+        return extraction.model_copy(
+            update={"concepts": concepts, "claims": claims, "dropped": extraction.dropped + removed}
+        ), counts

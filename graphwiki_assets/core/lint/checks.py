@@ -26,13 +26,20 @@ CAP = 50  # offenders listed per check; the count is always the full total
 # Name -> (level when it finds something, what it means). The order is the report's order.
 CHECKS: dict[str, tuple[Severity, str]] = {
     "provenance_complete": ("error", "every Concept and Claim has a DERIVED_FROM to a Source"),
-    "no_dangling_references": ("error", "no judgment, merge, supersession or relationship points at a missing "
-                                        "or wrong node, and every claim is about a concept"),
-    "disputed_iff_contradicted": ("error", "a claim is 'disputed' exactly when it has an open CONTRADICTS "
-                                           "(with a claim that is not superseded)"),
+    "no_dangling_references": (
+        "error",
+        "no judgment, merge, supersession or relationship points at a missing "
+        "or wrong node, and every claim is about a concept",
+    ),
+    "disputed_iff_contradicted": (
+        "error",
+        "a claim is 'disputed' exactly when it has an open CONTRADICTS (with a claim that is not superseded)",
+    ),
     "source_text_unchanged": ("error", "every Source's stored text still hashes to its sha256"),
-    "source_files_unchanged": ("warn", "the file on disk still hashes to its latest Source (else re-ingest; "
-                                       "the old version's dependents need review)"),
+    "source_files_unchanged": (
+        "warn",
+        "the file on disk still hashes to its latest Source (else re-ingest; the old version's dependents need review)",
+    ),
     "orphan_concepts": ("warn", "live concepts with no ABOUT, RELATED_TO, PART_OF or DERIVED_FROM"),
     "missing_properties": ("warn", "required properties present and enumerations valid (status, verdict, kind)"),
     "stale_needs_review": ("warn", "nodes flagged needs_review longer than the review window"),
@@ -40,16 +47,28 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "stale_concepts": ("warn", "live concepts neither updated nor re-seen through a source within the window"),
     "oversized_hubs": ("warn", "concepts with more relationships than the hub limit (split into sub-topics)"),
     "open_disputes": ("info", "unresolved CONTRADICTS pairs, kept on purpose until settled (with their age)"),
-    "judgment_sample": ("info", "a random sample of unreviewed stage-2 judgments (of each verdict) to "
-                                "spot-check with `graphwiki review`"),
+    "judgment_sample": (
+        "info",
+        "a random sample of unreviewed stage-2 judgments (of each verdict) to spot-check with `graphwiki review`",
+    ),
 }
 
 REQUIRED = {
     "Source": ["id", "sha256", "path", "title", "text", "status", "ingested_at", "last_seen_at"],
     "Concept": ["id", "name", "type", "aliases", "status", "needs_review", "created_at", "updated_at"],
     "Claim": ["id", "text", "status", "created_at"],
-    "Judgment": ["id", "mention", "candidate_id", "candidate_name", "verdict", "backend", "reviewed",
-                 "source_id", "concept_id", "created_at"],
+    "Judgment": [
+        "id",
+        "mention",
+        "candidate_id",
+        "candidate_name",
+        "verdict",
+        "backend",
+        "reviewed",
+        "source_id",
+        "concept_id",
+        "created_at",
+    ],
 }
 ALLOWED = {
     "Source": {"status": ["current", "superseded"]},
@@ -80,19 +99,32 @@ class CheckResult:
         return data
 
 
-def make_result(name: str, count: int, total: int, rows: Sequence[dict], detail: str = "",
-                severity: Severity | None = None, cap: int = CAP) -> CheckResult:
+def make_result(
+    name: str,
+    count: int,
+    total: int,
+    rows: Sequence[dict],
+    detail: str = "",
+    severity: Severity | None = None,
+    cap: int = CAP,
+) -> CheckResult:
     level, text = CHECKS[name]
     rows = tuple(rows)[:cap]
     return CheckResult(
-        name=name, severity=severity or (level if count else "info"), count=count, total=total,
-        ratio=count / total if total else 0.0, offending=tuple(str(r["id"]) for r in rows),
-        description=f"{text}{'; ' + detail if detail else ''}", rows=rows,
+        name=name,
+        severity=severity or (level if count else "info"),
+        count=count,
+        total=total,
+        ratio=count / total if total else 0.0,
+        offending=tuple(str(r["id"]) for r in rows),
+        description=f"{text}{'; ' + detail if detail else ''}",
+        rows=rows,
     )
 
 
-def _query_check(store: GraphStore, name: str, statement: str, detail: str = "", cap: int = CAP,
-                 **params: Any) -> CheckResult:
+def _query_check(
+    store: GraphStore, name: str, statement: str, detail: str = "", cap: int = CAP, **params: Any
+) -> CheckResult:
     row = store.query(statement, cap=cap, **params)[0]
     return make_result(name, row["count"], row["total"], row["rows"], detail, cap=cap)
 
@@ -101,9 +133,15 @@ def orphan_concepts(store: GraphStore, cap: int = CAP, max_rate: float = 0.05) -
     """Warns only at or above the target orphan rate; below it the orphans are still listed."""
     row = store.query(cypher.ORPHAN_CONCEPTS, cap=cap)[0]
     rate = row["count"] / row["total"] if row["total"] else 0.0
-    return make_result("orphan_concepts", row["count"], row["total"], row["rows"],
-                       f"target rate < {max_rate:.0%}", severity="warn" if row["count"] and rate >= max_rate
-                       else "info", cap=cap)
+    return make_result(
+        "orphan_concepts",
+        row["count"],
+        row["total"],
+        row["rows"],
+        f"target rate < {max_rate:.0%}",
+        severity="warn" if row["count"] and rate >= max_rate else "info",
+        cap=cap,
+    )
 
 
 def open_disputes(store: GraphStore, now: datetime, cap: int = CAP) -> CheckResult:
@@ -113,23 +151,51 @@ def open_disputes(store: GraphStore, now: datetime, cap: int = CAP) -> CheckResu
 def judgment_sample(store: GraphStore, size: int = 10, cap: int = CAP) -> CheckResult:
     counts = count_judgments(store)
     rows = [j.as_row() for j in sample_judgments(store, size)]
-    return make_result("judgment_sample", counts["unreviewed"], counts["total"], rows,
-                       f"{len(rows)} of {counts['unreviewed']} unreviewed shown", cap=cap)
+    return make_result(
+        "judgment_sample",
+        counts["unreviewed"],
+        counts["total"],
+        rows,
+        f"{len(rows)} of {counts['unreviewed']} unreviewed shown",
+        cap=cap,
+    )
 
 
 def stale_sources(store: GraphStore, now: datetime, days: int = 90, cap: int = CAP) -> CheckResult:
-    return _query_check(store, "stale_sources", cypher.STALE_SOURCES, f"window {days} days", cap,
-                        now=now, cutoff=now - timedelta(days=days))
+    return _query_check(
+        store,
+        "stale_sources",
+        cypher.STALE_SOURCES,
+        f"window {days} days",
+        cap,
+        now=now,
+        cutoff=now - timedelta(days=days),
+    )
 
 
 def stale_concepts(store: GraphStore, now: datetime, days: int = 90, cap: int = CAP) -> CheckResult:
-    return _query_check(store, "stale_concepts", cypher.STALE_CONCEPTS, f"window {days} days", cap,
-                        now=now, cutoff=now - timedelta(days=days))
+    return _query_check(
+        store,
+        "stale_concepts",
+        cypher.STALE_CONCEPTS,
+        f"window {days} days",
+        cap,
+        now=now,
+        cutoff=now - timedelta(days=days),
+    )
 
 
 def stale_needs_review(store: GraphStore, now: datetime, days: int = 30, cap: int = CAP) -> CheckResult:
-    return _query_check(store, "stale_needs_review", cypher.STALE_NEEDS_REVIEW, f"window {days} days", cap,
-                        now=now, cutoff=now - timedelta(days=days), awaiting=AWAITING_CORROBORATION)
+    return _query_check(
+        store,
+        "stale_needs_review",
+        cypher.STALE_NEEDS_REVIEW,
+        f"window {days} days",
+        cap,
+        now=now,
+        cutoff=now - timedelta(days=days),
+        awaiting=AWAITING_CORROBORATION,
+    )
 
 
 def no_dangling_references(store: GraphStore, cap: int = CAP) -> CheckResult:
@@ -141,8 +207,13 @@ def provenance_complete(store: GraphStore, cap: int = CAP) -> CheckResult:
 
 
 def disputed_iff_contradicted(store: GraphStore, cap: int = CAP) -> CheckResult:
-    return _query_check(store, "disputed_iff_contradicted", cypher.DISPUTED_IFF_CONTRADICTED,
-                        "total = claims that are disputed or contradicted", cap)
+    return _query_check(
+        store,
+        "disputed_iff_contradicted",
+        cypher.DISPUTED_IFF_CONTRADICTED,
+        "total = claims that are disputed or contradicted",
+        cap,
+    )
 
 
 def oversized_hubs(store: GraphStore, limit: int = 200, cap: int = CAP) -> CheckResult:
@@ -150,8 +221,9 @@ def oversized_hubs(store: GraphStore, limit: int = 200, cap: int = CAP) -> Check
 
 
 def missing_properties(store: GraphStore, cap: int = CAP) -> CheckResult:
-    return _query_check(store, "missing_properties", cypher.MISSING_PROPERTIES, cap=cap,
-                        required=REQUIRED, allowed=ALLOWED)
+    return _query_check(
+        store, "missing_properties", cypher.MISSING_PROPERTIES, cap=cap, required=REQUIRED, allowed=ALLOWED
+    )
 
 
 def source_text_unchanged(store: GraphStore, cap: int = CAP, source_ids: Sequence[str] | None = None) -> CheckResult:
@@ -162,5 +234,6 @@ def source_text_unchanged(store: GraphStore, cap: int = CAP, source_ids: Sequenc
 def source_files_unchanged(store: GraphStore, sources_dir: Path | None = None, cap: int = CAP) -> CheckResult:
     scan = file_drift(store, sources_dir)
     detail = f"{len(scan.missing)} path(s) not found on disk, not counted" if scan.missing else ""
-    return make_result("source_files_unchanged", len(scan.drifted), scan.checked,
-                       [d.as_row() for d in scan.drifted], detail, cap=cap)
+    return make_result(
+        "source_files_unchanged", len(scan.drifted), scan.checked, [d.as_row() for d in scan.drifted], detail, cap=cap
+    )

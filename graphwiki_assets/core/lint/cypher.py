@@ -12,9 +12,9 @@ from graphwiki_assets.core.store.schema import in_play
 # Checks look at nodes still in play (in_play): superseded nodes are history, not defects.
 
 ORPHAN_CONCEPTS = f"""
-CALL () {{ MATCH (c:Concept) WHERE {in_play('c')} RETURN count(c) AS total }}
+CALL () {{ MATCH (c:Concept) WHERE {in_play("c")} RETURN count(c) AS total }}
 CALL () {{
-  MATCH (c:Concept) WHERE {in_play('c')} AND NOT EXISTS {{ (c)-[:ABOUT|RELATED_TO|PART_OF|DERIVED_FROM]-() }}
+  MATCH (c:Concept) WHERE {in_play("c")} AND NOT EXISTS {{ (c)-[:ABOUT|RELATED_TO|PART_OF|DERIVED_FROM]-() }}
   WITH c ORDER BY c.id
   RETURN count(c) AS count, collect({{id: c.id, name: c.name, type: c.type}})[..$cap] AS rows
 }}
@@ -25,7 +25,7 @@ OPEN_DISPUTES = f"""
 CALL () {{ MATCH (:Claim)-[r:CONTRADICTS]->(:Claim) RETURN count(r) AS total }}
 CALL () {{
   MATCH (a:Claim)-[r:CONTRADICTS]->(b:Claim)
-  WHERE {in_play('a')} AND {in_play('b')}
+  WHERE {in_play("a")} AND {in_play("b")}
   WITH a, b, coalesce(r.detected_at, a.created_at, b.created_at) AS since
   WITH a, b, since, CASE WHEN since IS NULL THEN null ELSE duration.inDays(since, $now).days END AS age
   ORDER BY age DESC, a.id, b.id
@@ -55,9 +55,9 @@ RETURN total, count, rows
 
 # A concept counts as touched when it was updated or when any of its sources was re-seen.
 STALE_CONCEPTS = f"""
-CALL () {{ MATCH (c:Concept) WHERE {in_play('c')} RETURN count(c) AS total }}
+CALL () {{ MATCH (c:Concept) WHERE {in_play("c")} RETURN count(c) AS total }}
 CALL () {{
-  MATCH (c:Concept) WHERE {in_play('c')}
+  MATCH (c:Concept) WHERE {in_play("c")}
   CALL (c) {{ OPTIONAL MATCH (c)-[:DERIVED_FROM]->(s:Source) RETURN max(s.last_seen_at) AS seen }}
   WITH c, CASE WHEN seen IS NULL OR c.updated_at > seen THEN c.updated_at ELSE seen END AS touched
   WHERE touched < $cutoff
@@ -109,7 +109,9 @@ RETURN coalesce(a.id, elementId(a)) + ' -[' + type(r) + ']-> '
        'wrong endpoints: ' + coalesce(labels(a)[0], '?') + ' -> ' + coalesce(labels(b)[0], '?') AS problem
 """
 
-DANGLING_REFERENCES = _GRAPH_SIZE + """
+DANGLING_REFERENCES = (
+    _GRAPH_SIZE
+    + """
 CALL () {
   CALL () {
     MATCH (j:Judgment)
@@ -135,13 +137,16 @@ CALL () {
     MATCH (c:Claim) WHERE NOT EXISTS { (c)-[:ABOUT]->(:Concept) }
     RETURN c.id AS id, 'claim is about no concept' AS problem
   UNION ALL
-""" + _WRONG_ENDPOINTS + """
+"""
+    + _WRONG_ENDPOINTS
+    + """
   }
   WITH id, problem ORDER BY id, problem
   RETURN count(*) AS count, collect({id: id, problem: problem})[..$cap] AS rows
 }
 RETURN nodes + rels AS total, count, rows
 """
+)
 
 PROVENANCE = """
 CALL () { MATCH (n) WHERE n:Concept OR n:Claim RETURN count(n) AS total }
@@ -156,9 +161,9 @@ RETURN total, count, rows
 # disputed <=> an open CONTRADICTS (with a claim that is not superseded). total = the claims
 # where the flag matters (flagged or contradicted), so 1 - ratio is the flag's accuracy.
 DISPUTED_IFF_CONTRADICTED = f"""
-MATCH (c:Claim) WHERE {in_play('c')}
+MATCH (c:Claim) WHERE {in_play("c")}
 WITH c, coalesce(c.status, '') = 'disputed' AS flagged,
-     COUNT {{ (c)-[:CONTRADICTS]-(o:Claim) WHERE {in_play('o')} }} AS open
+     COUNT {{ (c)-[:CONTRADICTS]-(o:Claim) WHERE {in_play("o")} }} AS open
 WHERE flagged OR open > 0
 WITH c, flagged, open ORDER BY c.id
 WITH count(c) AS total, collect(CASE WHEN flagged <> (open > 0) THEN
@@ -184,9 +189,9 @@ ORDER BY path
 """
 
 OVERSIZED_HUBS = f"""
-CALL () {{ MATCH (c:Concept) WHERE {in_play('c')} RETURN count(c) AS total }}
+CALL () {{ MATCH (c:Concept) WHERE {in_play("c")} RETURN count(c) AS total }}
 CALL () {{
-  MATCH (c:Concept) WHERE {in_play('c')}
+  MATCH (c:Concept) WHERE {in_play("c")}
   WITH c, COUNT {{ (c)--() }} AS degree WHERE degree > $limit
   WITH c, degree ORDER BY degree DESC, c.id
   RETURN count(c) AS count, collect({{id: c.id, name: c.name, degree: degree}})[..$cap] AS rows

@@ -32,9 +32,14 @@ class Drift:
     dependents: int = 0
 
     def as_row(self) -> dict:
-        return {"id": self.source_id, "path": self.path, "problem": self.problem,
-                "stored_sha256": (self.stored_sha256 or "")[:12], "found_sha256": (self.found_sha256 or "")[:12],
-                "dependents": self.dependents}
+        return {
+            "id": self.source_id,
+            "path": self.path,
+            "problem": self.problem,
+            "stored_sha256": (self.stored_sha256 or "")[:12],
+            "found_sha256": (self.found_sha256 or "")[:12],
+            "dependents": self.dependents,
+        }
 
 
 @dataclass
@@ -63,8 +68,9 @@ def text_drift(store: GraphStore, source_ids: Sequence[str] | None = None) -> tu
 
 def locate(path: str, sources_dir: Path | None) -> Path | None:
     """A Source path is absolute, relative to the sources folder (Dagster) or to the cwd (CLI)."""
-    candidates = [Path(path)] if Path(path).is_absolute() else (
-        [sources_dir / path] if sources_dir else []) + [Path(path)]
+    candidates = (
+        [Path(path)] if Path(path).is_absolute() else ([sources_dir / path] if sources_dir else []) + [Path(path)]
+    )
     return next((p for p in candidates if p.is_file()), None)
 
 

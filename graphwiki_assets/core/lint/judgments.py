@@ -37,10 +37,18 @@ class JudgmentView:
         return cls(source_path=row.get("source_path"), **j)
 
     def as_row(self) -> dict[str, Any]:
-        return {"id": self.id, "verdict": self.verdict, "mention": self.mention,
-                "candidate": self.candidate_name, "candidate_id": self.candidate_id, "concept_id": self.concept_id,
-                "score": self.score, "backend": self.backend, "source": self.source_path or self.source_id,
-                "reason": self.reason}
+        return {
+            "id": self.id,
+            "verdict": self.verdict,
+            "mention": self.mention,
+            "candidate": self.candidate_name,
+            "candidate_id": self.candidate_id,
+            "concept_id": self.concept_id,
+            "score": self.score,
+            "backend": self.backend,
+            "source": self.source_path or self.source_id,
+            "reason": self.reason,
+        }
 
 
 def count_judgments(store: GraphStore) -> dict[str, int]:

@@ -29,15 +29,27 @@ def check_section(result: CheckResult) -> list[str]:
 
 def render(report) -> str:
     """``report`` is a ``LintReport``, untyped here because ``report.py`` imports this module."""
-    lines = [f"# Graph lint — {report.generated_at:%Y-%m-%d %H:%M} UTC", "",
-             f"Overall: **{ICON[report.severity]}**", "", "## Checks", ""]
+    lines = [
+        f"# Graph lint — {report.generated_at:%Y-%m-%d %H:%M} UTC",
+        "",
+        f"Overall: **{ICON[report.severity]}**",
+        "",
+        "## Checks",
+        "",
+    ]
     # "listed": the rows shown below; a sample (judgment_sample) lists a few of its count
-    lines += table(["check", "result", "count", "of", "ratio", "listed"],
-                   [[c.name, ICON[c.severity], c.count, c.total, f"{c.ratio:.2%}", len(c.rows)] for c in report.checks])
+    lines += table(
+        ["check", "result", "count", "of", "ratio", "listed"],
+        [[c.name, ICON[c.severity], c.count, c.total, f"{c.ratio:.2%}", len(c.rows)] for c in report.checks],
+    )
     lines += ["", "## Targets", ""]
-    lines += table(["metric", "value", "target", "met"],
-                   [[name, report.metrics[name], f"{op} {target}", "yes" if meets_target(name, report.metrics[name])
-                     else "no"] for name, (op, target) in TARGETS.items()])
+    lines += table(
+        ["metric", "value", "target", "met"],
+        [
+            [name, report.metrics[name], f"{op} {target}", "yes" if meets_target(name, report.metrics[name]) else "no"]
+            for name, (op, target) in TARGETS.items()
+        ],
+    )
     lines += ["", "## Details", ""]
     for result in report.checks:
         lines += check_section(result)

@@ -30,11 +30,15 @@ class LintConfig:
     sources_dir: Path | None = None  # where relative Source paths live on disk
 
     @classmethod
-    def with_thresholds(cls, thresholds: Thresholds, stale_days: int | None = None, hub_limit: int | None = None,
-                        **rest: Any) -> LintConfig:
+    def with_thresholds(
+        cls, thresholds: Thresholds, stale_days: int | None = None, hub_limit: int | None = None, **rest: Any
+    ) -> LintConfig:
         """The staleness window and hub size from the schema config's thresholds unless given."""
-        return cls(stale_days=thresholds.staleness_days if stale_days is None else stale_days,
-                   hub_limit=thresholds.hub_size if hub_limit is None else hub_limit, **rest)
+        return cls(
+            stale_days=thresholds.staleness_days if stale_days is None else stale_days,
+            hub_limit=thresholds.hub_size if hub_limit is None else hub_limit,
+            **rest,
+        )
 
 
 @dataclass
@@ -53,16 +57,22 @@ class LintReport:
 
     def as_dict(self) -> dict[str, Any]:
         config = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(self.config).items()}
-        return {"generated_at": self.generated_at.isoformat(), "severity": self.severity, "config": config,
-                "metrics": self.metrics, "targets": {k: f"{op} {v}" for k, (op, v) in TARGETS.items()},
-                "checks": [c.as_dict() for c in self.checks]}
+        return {
+            "generated_at": self.generated_at.isoformat(),
+            "severity": self.severity,
+            "config": config,
+            "metrics": self.metrics,
+            "targets": {k: f"{op} {v}" for k, (op, v) in TARGETS.items()},
+            "checks": [c.as_dict() for c in self.checks],
+        }
 
     def markdown(self) -> str:
         return render(self)
 
 
-def run_lint(store: GraphStore, now: datetime | None = None, config: LintConfig | None = None,
-             actor: str = "graphwiki lint") -> LintReport:
+def run_lint(
+    store: GraphStore, now: datetime | None = None, config: LintConfig | None = None, actor: str = "graphwiki lint"
+) -> LintReport:
     """Every check, then one audit-log entry for the run (the checks themselves only read)."""
     now = now or datetime.now(UTC)
     cfg = config or LintConfig()
@@ -84,11 +94,17 @@ def run_lint(store: GraphStore, now: datetime | None = None, config: LintConfig 
     ]
     report = LintReport(checks=results, metrics=metrics_of(store, results), generated_at=now, config=cfg)
     failing = [c.name for c in results if not c.passed]
-    append(store, Entry(action="lint", actor=actor, at=now.isoformat(),
-                        summary=f"{report.severity}: {len(failing)} of {len(results)} check(s) flagged",
-                        inputs={"config": report.as_dict()["config"]},
-                        outputs={"severity": report.severity, "flagged": failing,
-                                 "counts": {c.name: c.count for c in results}}))
+    append(
+        store,
+        Entry(
+            action="lint",
+            actor=actor,
+            at=now.isoformat(),
+            summary=f"{report.severity}: {len(failing)} of {len(results)} check(s) flagged",
+            inputs={"config": report.as_dict()["config"]},
+            outputs={"severity": report.severity, "flagged": failing, "counts": {c.name: c.count for c in results}},
+        ),
+    )
     return report
 
 

@@ -77,8 +77,11 @@ class Usage:
 
     def tasks(self) -> dict[str, dict[str, int]]:
         """Per task, the counters that are not zero."""
-        return {task: {k: v for k, v in counts.items() if v} for task, counts in sorted(self.by_task.items())
-                if any(counts.values())}
+        return {
+            task: {k: v for k, v in counts.items() if v}
+            for task, counts in sorted(self.by_task.items())
+            if any(counts.values())
+        }
 
     def snapshot(self) -> Usage:
         with self._lock:
@@ -119,21 +122,37 @@ class Task:
 TASKS: dict[str, Task] = {
     t.name: t
     for t in [
-        Task("extract", ExtractBatchRequest, ExtractBatchResponse, prompts.EXTRACT_PROMPT_VERSION, prompts.extract_messages),
-        Task("judge", JudgeRequest, JudgeResponse, prompts.JUDGE_PROMPT_VERSION, prompts.judge_messages),
-        Task("conflicts", ConflictRequest, ConflictResponse, prompts.CONFLICT_PROMPT_VERSION, prompts.conflict_messages),
         Task(
-            "summarize", SummaryBatchRequest, SummaryBatchResponse, prompts.SUMMARY_PROMPT_VERSION, prompts.summary_messages,
+            "extract",
+            ExtractBatchRequest,
+            ExtractBatchResponse,
+            prompts.EXTRACT_PROMPT_VERSION,
+            prompts.extract_messages,
+        ),
+        Task("judge", JudgeRequest, JudgeResponse, prompts.JUDGE_PROMPT_VERSION, prompts.judge_messages),
+        Task(
+            "conflicts", ConflictRequest, ConflictResponse, prompts.CONFLICT_PROMPT_VERSION, prompts.conflict_messages
+        ),
+        Task(
+            "summarize",
+            SummaryBatchRequest,
+            SummaryBatchResponse,
+            prompts.SUMMARY_PROMPT_VERSION,
+            prompts.summary_messages,
             check=lambda r: "a summary is empty" if any(not s.summary.strip() for s in r.summaries) else None,
         ),
         Task("route", RouteRequest, RouteResponse, prompts.ROUTE_PROMPT_VERSION, prompts.route_messages),
         Task("answer", AnswerRequest, AnswerResponse, prompts.ANSWER_PROMPT_VERSION, prompts.answer_messages),
         Task("support", SupportRequest, SupportResponse, prompts.SUPPORT_PROMPT_VERSION, prompts.support_messages),
         Task(
-            "community_reports", CommunityReportRequest, CommunityReportResponse, prompts.COMMUNITY_PROMPT_VERSION,
+            "community_reports",
+            CommunityReportRequest,
+            CommunityReportResponse,
+            prompts.COMMUNITY_PROMPT_VERSION,
             prompts.community_messages,
-            check=lambda r: "a report is empty" if any(not (x.title.strip() and x.summary.strip()) for x in r.reports)
-            else None,
+            check=lambda r: (
+                "a report is empty" if any(not (x.title.strip() and x.summary.strip()) for x in r.reports) else None
+            ),
         ),
     ]
 }

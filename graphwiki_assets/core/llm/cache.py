@@ -23,7 +23,12 @@ from graphwiki_assets.core.llm.halving import CallSizes
 
 
 def cache_key(task: Task, label: str, req: Any) -> str:
-    material = {"task": task.name, "prompt_version": task.version, "backend": label, "request": req.model_dump(mode="json")}
+    material = {
+        "task": task.name,
+        "prompt_version": task.version,
+        "backend": label,
+        "request": req.model_dump(mode="json"),
+    }
     return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -68,7 +73,12 @@ class CachedLLM(BaseLLM):
 
     def _store(self, path: Path, task: Task, resp: Any) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        record = {"task": task.name, "prompt_version": task.version, "backend": self.label, "response": resp.model_dump(mode="json")}
+        record = {
+            "task": task.name,
+            "prompt_version": task.version,
+            "backend": self.label,
+            "response": resp.model_dump(mode="json"),
+        }
         # write-then-rename: a reader never sees half a file, concurrent writers agree
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         try:

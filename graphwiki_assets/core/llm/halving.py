@@ -40,8 +40,9 @@ class CallSizes:
             self._cut[task] = min(self._cut.get(task, items), items)
 
 
-def halving(ask: Callable[[list[int]], dict[str, V]], sizes: CallSizes,
-            task: str) -> Callable[[list[int]], dict[str, V]]:
+def halving(
+    ask: Callable[[list[int]], dict[str, V]], sizes: CallSizes, task: str
+) -> Callable[[list[int]], dict[str, V]]:
     """``ask`` (pair indexes -> answers by id), split in halves whenever its reply is cut off;
     each size cut off is reported to ``sizes`` under ``task``."""
 
@@ -58,8 +59,9 @@ def halving(ask: Callable[[list[int]], dict[str, V]], sizes: CallSizes,
     return run
 
 
-def ask_all(llm: LLMClient, task: str, ask: Callable[[list[int]], dict[str, V]],
-            calls: list[list[int]]) -> dict[str, V]:
+def ask_all(
+    llm: LLMClient, task: str, ask: Callable[[list[int]], dict[str, V]], calls: list[list[int]]
+) -> dict[str, V]:
     """Every call's answers by id, the calls side by side and each asked again in halves when
     its reply is cut off. Raises the first ``LLMError`` of any call."""
     answers: dict[str, V] = {}

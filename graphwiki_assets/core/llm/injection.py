@@ -20,7 +20,9 @@ _PATTERNS = [
     # changing the model's role
     r"\byou\s+are\s+now\b",
     r"\bfrom\s+now\s+on,?\s+(?:you|the\s+" + _AI + r")\b",
-    r"\b(?:act|behave)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:different\s+|unrestricted\s+|new\s+)?" + _AI + r"\b",
+    r"\b(?:act|behave)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:different\s+|unrestricted\s+|new\s+)?"
+    + _AI
+    + r"\b",
     r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b",
     r"\b(?:jailbreak|dan\s+mode|developer\s+mode)\b",
     # chat-format role markers
@@ -28,7 +30,9 @@ _PATTERNS = [
     r"\[/?(?:system|inst)\]|<\|?(?:system|im_start|im_end|endoftext)\|?>|<</?sys>>",
     # instructions addressed to a model
     r"\b(?:dear|attention|note\s+to(?:\s+the)?|hey|hello|to\s+the|if\s+you\s+are\s+an?)\s+" + _AI + r"\b",
-    r"\b" + _AI + r"\b[^.!?\n]{0,60}?\b(?:must|should|shall|need\s+to|have\s+to|are\s+(?:instructed|required|told|asked))\b",
+    r"\b"
+    + _AI
+    + r"\b[^.!?\n]{0,60}?\b(?:must|should|shall|need\s+to|have\s+to|are\s+(?:instructed|required|told|asked))\b",
     r"\binstead,?\s+(?:you\s+(?:should|must)\s+)?(?:output|write|print|say|respond|reply|return|mark|delete|remove|drop|label|classify|answer|tell|state|merge|record|report|insert|add|treat)\b",
     r"\b(?:do\s+not|don't|never)\s+(?:extract|summari[sz]e|index|record|store|ingest|cite|mention|report|include)\b",
     r"\b(?:reveal|print|output|show|repeat|leak)\s+(?:your|the)\s+(?:system\s+prompt|instructions|prompt|hidden\s+prompt)\b",

@@ -82,7 +82,11 @@ class OpenAILLM(BaseLLM):
         if resp is None:
             self.usage.add(task.name, retries=1)
             repair = f"That reply was not valid: {error}. Reply again with only a JSON object that matches the schema."
-            messages = [*messages, {"role": "assistant", "content": content[:4000]}, {"role": "user", "content": repair}]
+            messages = [
+                *messages,
+                {"role": "assistant", "content": content[:4000]},
+                {"role": "user", "content": repair},
+            ]
             resp, error = _parse(task, self._chat(task, messages))
         if resp is None:
             self.usage.add(task.name, failures=1)
@@ -115,7 +119,9 @@ class OpenAILLM(BaseLLM):
                 return self._record(task, completion, messages)
             if attempt >= self.max_retries:
                 self.usage.add(task.name, failures=1)
-                raise LLMUnavailable(f"{self.label} {task.name}: gave up after {attempt + 1} attempts: {_short(last_error)}") from last_error
+                raise LLMUnavailable(
+                    f"{self.label} {task.name}: gave up after {attempt + 1} attempts: {_short(last_error)}"
+                ) from last_error
             self.usage.add(task.name, retries=1)
             time.sleep(self._backoff(attempt, delay))
             attempt += 1
@@ -147,8 +153,9 @@ class OpenAILLM(BaseLLM):
         self.usage.add(task.name, calls=1, prompt_tokens=prompt, completion_tokens=done)
         if choice is not None and getattr(choice, "finish_reason", None) == "length":
             self.usage.add(task.name, failures=1)
-            raise LLMOutputTruncated(f"{self.label} {task.name}: the reply stopped at the model's output limit "
-                                     f"after {done} tokens")
+            raise LLMOutputTruncated(
+                f"{self.label} {task.name}: the reply stopped at the model's output limit after {done} tokens"
+            )
         return content
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:

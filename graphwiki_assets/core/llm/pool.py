@@ -17,8 +17,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def call_all(fn: Callable[[T], R], items: Sequence[T], concurrency: int,
-             done: Callable[[int], None] | None = None) -> list[R | LLMError]:
+def call_all(
+    fn: Callable[[T], R], items: Sequence[T], concurrency: int, done: Callable[[int], None] | None = None
+) -> list[R | LLMError]:
     def guarded(item: T) -> R | LLMError:
         try:
             return fn(item)

@@ -83,8 +83,14 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
         "Do not invent facts that a document does not state."
     )
     # a title that is already the text's first line is not paid for twice
-    docs = [{"doc_id": d.source_id, **({} if d.text.split("\n", 1)[0].strip() == d.title.strip() else {"title": d.title}),
-             "text": d.text} for d in req.documents]
+    docs = [
+        {
+            "doc_id": d.source_id,
+            **({} if d.text.split("\n", 1)[0].strip() == d.title.strip() else {"title": d.title}),
+            "text": d.text,
+        }
+        for d in req.documents
+    ]
     return _messages(system, docs, "documents")
 
 

@@ -54,20 +54,35 @@ def request_from_messages(task: str, messages: list[dict[str, str]]) -> Any:
         return RouteRequest(question=raw)
     data = json.loads(raw)
     if task == "extract":
-        return ExtractBatchRequest(documents=[
-            ExtractRequest(source_id=d["doc_id"], title=d.get("title") or d["text"].split("\n", 1)[0], text=d["text"])
-            for d in data])
+        return ExtractBatchRequest(
+            documents=[
+                ExtractRequest(
+                    source_id=d["doc_id"], title=d.get("title") or d["text"].split("\n", 1)[0], text=d["text"]
+                )
+                for d in data
+            ]
+        )
     if task == "judge":
         columns = data["columns"]
         entities = {row[0]: EntityView(**dict(zip(columns[1:], row[1:]))) for row in data["entities"]}
-        return JudgeRequest(pairs=[JudgePair(pair_id=p, mention=entities[m], candidate=entities[c])
-                                   for p, m, c in data["pairs"]])
+        return JudgeRequest(
+            pairs=[JudgePair(pair_id=p, mention=entities[m], candidate=entities[c]) for p, m, c in data["pairs"]]
+        )
     if task == "conflicts":
         concepts = {c[0]: c for c in data["concepts"]}
         claims = {c[0]: c[1] for c in data["claims"]}
-        return ConflictRequest(pairs=[
-            ClaimPair(pair_id=p, concept=concepts[k][1], concept_aliases=concepts[k][2],
-                      new_claim=claims[a], existing_claim=claims[b]) for p, k, a, b in data["pairs"]])
+        return ConflictRequest(
+            pairs=[
+                ClaimPair(
+                    pair_id=p,
+                    concept=concepts[k][1],
+                    concept_aliases=concepts[k][2],
+                    new_claim=claims[a],
+                    existing_claim=claims[b],
+                )
+                for p, k, a, b in data["pairs"]
+            ]
+        )
     if task == "summarize":
         return SummaryBatchRequest(concepts=[SummaryRequest(**c) for c in data])
     if task == "answer":
@@ -91,8 +106,14 @@ def _shape(value: Any, schema: dict[str, Any]) -> Any:
 class RulesServer:
     """``with RulesServer(latency=0.3) as server: ... server.base_url ...``"""
 
-    def __init__(self, latency: float = 0.0, fail_marker: str | None = None, fail_task: str | None = None,
-                 port: int = 0, max_output_tokens: int | None = None):
+    def __init__(
+        self,
+        latency: float = 0.0,
+        fail_marker: str | None = None,
+        fail_task: str | None = None,
+        port: int = 0,
+        max_output_tokens: int | None = None,
+    ):
         self.latency = latency
         self.max_output_tokens = max_output_tokens
         self.truncated = 0
@@ -144,8 +165,11 @@ class RulesServer:
             messages = body.get("messages", [])
             fmt = body.get("response_format") or {}
             task = (fmt.get("json_schema") or {}).get("name")
-            if (self.fail_marker and (self.fail_task in (None, task))
-                    and any(self.fail_marker in m.get("content", "") for m in messages)):
+            if (
+                self.fail_marker
+                and (self.fail_task in (None, task))
+                and any(self.fail_marker in m.get("content", "") for m in messages)
+            ):
                 with self._lock:
                     self.failed += 1
                 return 500, {"error": {"message": "scripted failure", "type": "server_error"}}
@@ -162,11 +186,18 @@ class RulesServer:
                 with self._lock:
                     self.truncated += 1
             return 200, {
-                "id": f"chatcmpl-rules-{self.requests}", "object": "chat.completion", "created": int(time.time()),
+                "id": f"chatcmpl-rules-{self.requests}",
+                "object": "chat.completion",
+                "created": int(time.time()),
                 "model": body.get("model", "rules"),
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}],
-                "usage": {"prompt_tokens": estimate_prompt_tokens(messages), "completion_tokens": estimate_tokens(content),
-                          "total_tokens": estimate_prompt_tokens(messages) + estimate_tokens(content)},
+                "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}
+                ],
+                "usage": {
+                    "prompt_tokens": estimate_prompt_tokens(messages),
+                    "completion_tokens": estimate_tokens(content),
+                    "total_tokens": estimate_prompt_tokens(messages) + estimate_tokens(content),
+                },
             }
         finally:
             with self._lock:

@@ -63,7 +63,9 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
             kept.description = kept.description or _clean(c.description)
             kept.aliases += c.aliases
             continue
-        by_key[key] = ExtractedConcept(name=name, type=_clean(c.type) or "Concept", description=_clean(c.description), aliases=list(c.aliases))
+        by_key[key] = ExtractedConcept(
+            name=name, type=_clean(c.type) or "Concept", description=_clean(c.description), aliases=list(c.aliases)
+        )
     lookup: dict[str, str] = {}
     for key, c in by_key.items():
         aliases: list[str] = []
@@ -98,8 +100,9 @@ def _first_answers(items: list[Any], wanted: list[str], key: Callable[[Any], str
     return kept
 
 
-def finish_extract_batch(req: ExtractBatchRequest, resp: ExtractBatchResponse,
-                         reask: Callable[[Any], Any]) -> ExtractBatchResponse:
+def finish_extract_batch(
+    req: ExtractBatchRequest, resp: ExtractBatchResponse, reask: Callable[[Any], Any]
+) -> ExtractBatchResponse:
     wanted = [d.source_id for d in req.documents]
     kept = _first_answers(resp.documents, wanted, lambda d: d.doc_id)
     missing = [i for i in wanted if i not in kept]
@@ -113,14 +116,18 @@ def finish_extract_batch(req: ExtractBatchRequest, resp: ExtractBatchResponse,
     for doc_id in wanted:
         if doc_id in kept:
             answer = kept[doc_id]
-            clean = clean_extract(ExtractResponse(concepts=answer.concepts, claims=answer.claims, dropped=answer.dropped))
-            documents.append(DocumentExtraction(doc_id=doc_id, concepts=clean.concepts, claims=clean.claims,
-                                                dropped=clean.dropped))
+            clean = clean_extract(
+                ExtractResponse(concepts=answer.concepts, claims=answer.claims, dropped=answer.dropped)
+            )
+            documents.append(
+                DocumentExtraction(doc_id=doc_id, concepts=clean.concepts, claims=clean.claims, dropped=clean.dropped)
+            )
     return ExtractBatchResponse(documents=documents, missing=[i for i in wanted if i not in kept])
 
 
-def finish_summaries(req: SummaryBatchRequest, resp: SummaryBatchResponse,
-                     reask: Callable[[Any], Any]) -> SummaryBatchResponse:
+def finish_summaries(
+    req: SummaryBatchRequest, resp: SummaryBatchResponse, reask: Callable[[Any], Any]
+) -> SummaryBatchResponse:
     wanted = [c.concept_id for c in req.concepts]
     answered = [s.model_copy(update={"summary": _clean(s.summary)}) for s in resp.summaries]
     kept = _first_answers([s for s in answered if s.summary], wanted, lambda s: s.concept_id)
@@ -132,12 +139,15 @@ def finish_summaries(req: SummaryBatchRequest, resp: SummaryBatchResponse,
             kept.update(_first_answers([s for s in more if s.summary], missing, lambda s: s.concept_id))
         except LLMError:
             pass
-    return SummaryBatchResponse(summaries=[ConceptSummary(concept_id=i, summary=kept[i].summary) for i in wanted if i in kept],
-                                missing=[i for i in wanted if i not in kept])
+    return SummaryBatchResponse(
+        summaries=[ConceptSummary(concept_id=i, summary=kept[i].summary) for i in wanted if i in kept],
+        missing=[i for i in wanted if i not in kept],
+    )
 
 
-def finish_reports(req: CommunityReportRequest, resp: CommunityReportResponse,
-                   reask: Callable[[Any], Any]) -> CommunityReportResponse:
+def finish_reports(
+    req: CommunityReportRequest, resp: CommunityReportResponse, reask: Callable[[Any], Any]
+) -> CommunityReportResponse:
     wanted = [c.community_id for c in req.communities]
 
     def cleaned(reports: list[CommunityReport]) -> list[CommunityReport]:
@@ -152,8 +162,9 @@ def finish_reports(req: CommunityReportRequest, resp: CommunityReportResponse,
             kept.update(_first_answers(cleaned(again.reports), missing, lambda r: r.community_id))
         except LLMError:
             pass
-    return CommunityReportResponse(reports=[kept[i] for i in wanted if i in kept],
-                                   missing=[i for i in wanted if i not in kept])
+    return CommunityReportResponse(
+        reports=[kept[i] for i in wanted if i in kept], missing=[i for i in wanted if i not in kept]
+    )
 
 
 def _keep_asked(verdicts: list[Any], wanted: list[str]) -> tuple[dict[str, Any], int]:
@@ -211,11 +222,17 @@ def finish(task: str, req: Any, resp: Any, reask: Callable[[Any], Any]) -> Any:
     if task == "extract":
         return finish_extract_batch(req, resp, reask)
     if task == "judge":
-        return finish_verdicts(req, resp, reask, lambda i: Verdict(pair_id=i, verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT))
+        return finish_verdicts(
+            req, resp, reask, lambda i: Verdict(pair_id=i, verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT)
+        )
     if task == "conflicts":
-        return finish_verdicts(req, resp, reask, lambda i: ConflictVerdict(pair_id=i, relation="unrelated", reason=NO_VERDICT))
+        return finish_verdicts(
+            req, resp, reask, lambda i: ConflictVerdict(pair_id=i, relation="unrelated", reason=NO_VERDICT)
+        )
     if task == "support":
-        return finish_verdicts(req, resp, reask, lambda i: SupportVerdict(pair_id=i, supported=False, reason=NO_VERDICT))
+        return finish_verdicts(
+            req, resp, reask, lambda i: SupportVerdict(pair_id=i, supported=False, reason=NO_VERDICT)
+        )
     if task == "answer":
         return clean_answer(req, resp)
     if task == "route":

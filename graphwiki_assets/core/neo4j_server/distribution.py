@@ -77,7 +77,11 @@ def ensure_distribution(
         pom.write_text(resources.files(__package__).joinpath("pom.xml").read_text())
         base = [mvn, "-B", "-q", "-f", str(pom), f"-Dneo4j.version={neo4j_version}", f"-Dgds.version={gds_version}"]
         for args in (
-            ["dependency:copy-dependencies", "-DincludeGroupIds=org.neo4j.gds", f"-DoutputDirectory={staging / 'plugins'}"],
+            [
+                "dependency:copy-dependencies",
+                "-DincludeGroupIds=org.neo4j.gds",
+                f"-DoutputDirectory={staging / 'plugins'}",
+            ],
             ["dependency:copy-dependencies", "-DexcludeGroupIds=org.neo4j.gds", f"-DoutputDirectory={staging / 'lib'}"],
         ):
             proc = subprocess.run(base + args, capture_output=True, text=True)

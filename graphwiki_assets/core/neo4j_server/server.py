@@ -90,8 +90,11 @@ class ServerStatus:
     def describe(self) -> str:
         if not self.running:
             return f"not running (home {self.home})"
-        versions = (f"Neo4j {self.neo4j_version} with GDS {self.gds_version}" if self.neo4j_version
-                    else "Neo4j (version unknown)")
+        versions = (
+            f"Neo4j {self.neo4j_version} with GDS {self.gds_version}"
+            if self.neo4j_version
+            else "Neo4j (version unknown)"
+        )
         text = f"{versions} running on {self.bolt_uri} (pid {self.pid}), home {self.home}"
         return text + (f"; {self.problem}" if self.problem else "")
 
@@ -155,16 +158,20 @@ class Neo4jServer:
             raise ServerError(self._wrong_password()) from exc
         except ClientError as exc:
             if exc.code == "Neo.ClientError.Security.AuthenticationRateLimit":
-                raise ServerError(self._wrong_password() + " (after several wrong passwords Neo4j also refuses "
-                                  "logins for a few seconds)") from exc
+                raise ServerError(
+                    self._wrong_password() + " (after several wrong passwords Neo4j also refuses "
+                    "logins for a few seconds)"
+                ) from exc
             raise
         except (ServiceUnavailable, OSError):
             return False
 
     def _wrong_password(self) -> str:
-        return (f"Neo4j at {self.bolt_uri} is running but rejects NEO4J_PASSWORD: its data under {self.home / 'data'} "
-                "was created with another password. Set NEO4J_PASSWORD to that one, or stop the server and use a "
-                "fresh GRAPHWIKI_HOME to start over.")
+        return (
+            f"Neo4j at {self.bolt_uri} is running but rejects NEO4J_PASSWORD: its data under {self.home / 'data'} "
+            "was created with another password. Set NEO4J_PASSWORD to that one, or stop the server and use a "
+            "fresh GRAPHWIKI_HOME to start over."
+        )
 
     def status(self) -> ServerStatus:
         pid = self.pid()
@@ -272,13 +279,26 @@ class Neo4jServer:
         conf_dir = self._write_config(dist)
         self._set_initial_password(java, dist)
         heap = [f"-Xms{self.settings.heap}", f"-Xmx{self.settings.heap}"]
-        cmd = [java, *heap, *JVM_FLAGS, "-cp", dist.classpath, ENTRY_POINT,
-               f"--home-dir={self.home}", f"--config-dir={conf_dir}"]
+        cmd = [
+            java,
+            *heap,
+            *JVM_FLAGS,
+            "-cp",
+            dist.classpath,
+            ENTRY_POINT,
+            f"--home-dir={self.home}",
+            f"--config-dir={conf_dir}",
+        ]
         console = open(self.home / "logs" / "console.log", "ab")
         _private(self.home / "logs" / "console.log")
         proc = subprocess.Popen(
-            cmd, env=self._env(), stdout=console, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True, cwd=self.home,
+            cmd,
+            env=self._env(),
+            stdout=console,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            cwd=self.home,
             preexec_fn=lambda: os.umask(0o077),  # what the server writes is its owner's only
         )
         console.close()

@@ -36,40 +36,72 @@ class Overview:
     without_claims_names: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
-        return {"corroborated_concepts": sum(t["total"] for t in self.by_type), "single_source": self.single_source,
-                "active_contradictions": len(self.contradictions), "needs_review": len(self.needs_review),
-                "empty_types": len(self.empty_types), "concepts_without_claims": self.without_claims}
+        return {
+            "corroborated_concepts": sum(t["total"] for t in self.by_type),
+            "single_source": self.single_source,
+            "active_contradictions": len(self.contradictions),
+            "needs_review": len(self.needs_review),
+            "empty_types": len(self.empty_types),
+            "concepts_without_claims": self.without_claims,
+        }
 
     def as_dict(self) -> dict:
-        return {"config_version": self.config_version, "corroboration": self.corroboration,
-                "generated_at": self.generated_at, "counts": self.counts(), "by_type": self.by_type,
-                "recent": self.recent, "contradictions": self.contradictions, "needs_review": self.needs_review,
-                "gaps": {"empty_types": self.empty_types, "without_claims": self.without_claims_names}}
+        return {
+            "config_version": self.config_version,
+            "corroboration": self.corroboration,
+            "generated_at": self.generated_at,
+            "counts": self.counts(),
+            "by_type": self.by_type,
+            "recent": self.recent,
+            "contradictions": self.contradictions,
+            "needs_review": self.needs_review,
+            "gaps": {"empty_types": self.empty_types, "without_claims": self.without_claims_names},
+        }
 
     def markdown(self) -> str:
-        lines = ["# Overview", "",
-                 f"_{self.generated_at[:19]} UTC, schema config {self.config_version}. Concepts stated by at least "
-                 f"{self.corroboration} independent sources; {self.single_source} more rest on one source and "
-                 f"await corroboration._", ""]
+        lines = [
+            "# Overview",
+            "",
+            f"_{self.generated_at[:19]} UTC, schema config {self.config_version}. Concepts stated by at least "
+            f"{self.corroboration} independent sources; {self.single_source} more rest on one source and "
+            f"await corroboration._",
+            "",
+        ]
         lines += ["## Concepts by type", ""]
         for t in self.by_type:
             lines += [f"### {t['type']} ({t['total']})", ""]
-            lines += [f"- **{c['name']}** ({c['id']}, {c['sources']} sources): {_first_line(c['summary'])}"
-                      for c in t["concepts"]]
+            lines += [
+                f"- **{c['name']}** ({c['id']}, {c['sources']} sources): {_first_line(c['summary'])}"
+                for c in t["concepts"]
+            ]
             if t["total"] > len(t["concepts"]):
                 lines.append(f"- … and {t['total'] - len(t['concepts'])} more")
             lines.append("")
         if not self.by_type:
             lines += ["_No concept is corroborated yet._", ""]
-        lines += ["## Recent additions", "", markdown_table(self.recent, ["path", "title", "ingested_at", "concepts"]),
-                  "", "## Active contradictions", "",
-                  markdown_table(self.contradictions, ["claim", "claim_text", "opponent", "opponent_text", "about"]),
-                  "", "## Needs review", "", markdown_table(self.needs_review, ["id", "kind", "what", "reason"]),
-                  "", "## Knowledge gaps", "",
-                  f"- Types with no corroborated concept: {', '.join(self.empty_types) or 'none'}",
-                  f"- Concepts no claim is about: {self.without_claims}"
-                  + (f" ({', '.join(self.without_claims_names)}{', …' if self.without_claims > len(self.without_claims_names) else ''})"
-                     if self.without_claims_names else "")]
+        lines += [
+            "## Recent additions",
+            "",
+            markdown_table(self.recent, ["path", "title", "ingested_at", "concepts"]),
+            "",
+            "## Active contradictions",
+            "",
+            markdown_table(self.contradictions, ["claim", "claim_text", "opponent", "opponent_text", "about"]),
+            "",
+            "## Needs review",
+            "",
+            markdown_table(self.needs_review, ["id", "kind", "what", "reason"]),
+            "",
+            "## Knowledge gaps",
+            "",
+            f"- Types with no corroborated concept: {', '.join(self.empty_types) or 'none'}",
+            f"- Concepts no claim is about: {self.without_claims}"
+            + (
+                f" ({', '.join(self.without_claims_names)}{', …' if self.without_claims > len(self.without_claims_names) else ''})"
+                if self.without_claims_names
+                else ""
+            ),
+        ]
         return "\n".join(lines) + "\n"
 
 

@@ -10,7 +10,7 @@ from graphwiki_assets.core.store.schema import in_play
 # Corroborated concepts by type, best-supported first, $per_type of each type.
 CONCEPTS_BY_TYPE = f"""
 MATCH (c:Concept)-[:DERIVED_FROM]->(s:Source)
-WHERE {in_play('c')}
+WHERE {in_play("c")}
 WITH c, count(DISTINCT s.path) AS independent
 WHERE independent >= $corroboration
 WITH coalesce(c.type, 'Concept') AS type, c, independent
@@ -23,7 +23,7 @@ ORDER BY total DESC, type
 
 SINGLE_SOURCE = f"""
 MATCH (c:Concept)-[:DERIVED_FROM]->(s:Source)
-WHERE {in_play('c')}
+WHERE {in_play("c")}
 WITH c, count(DISTINCT s.path) AS independent
 WHERE independent < $corroboration
 RETURN count(c) AS n
@@ -49,7 +49,7 @@ RETURN a.id AS claim, a.text AS claim_text, b.id AS opponent, b.text AS opponent
 
 NEEDS_REVIEW = f"""
 MATCH (n)
-WHERE (n:Concept OR n:Claim OR n:Answer) AND n.needs_review = true AND {in_play('n')}
+WHERE (n:Concept OR n:Claim OR n:Answer) AND n.needs_review = true AND {in_play("n")}
   AND coalesce(n.review_reason, '') <> $awaiting  // waiting for a second source is counted apart
 WITH n, labels(n)[0] AS kind ORDER BY n.needs_review_since DESC, n.id LIMIT $limit
 RETURN n.id AS id, kind, coalesce(n.name, n.text, n.question) AS what, coalesce(n.review_reason, '') AS reason
@@ -57,7 +57,7 @@ RETURN n.id AS id, kind, coalesce(n.name, n.text, n.question) AS what, coalesce(
 
 WITHOUT_CLAIMS = f"""
 MATCH (c:Concept)
-WHERE {in_play('c')} AND NOT EXISTS {{ (:Claim)-[:ABOUT]->(c) }}
+WHERE {in_play("c")} AND NOT EXISTS {{ (:Claim)-[:ABOUT]->(c) }}
 WITH c ORDER BY c.name
 RETURN count(c) AS n, collect(c.name)[..$limit] AS names
 """

@@ -12,5 +12,12 @@ from graphwiki_assets.core.query.projection import ensure_projection, refresh_pr
 from graphwiki_assets.core.query.retrieval import flat_sources, retrieve_sources
 from graphwiki_assets.core.query.service import ask
 
-__all__ = ["Answer", "QueryOptions", "ask", "ensure_projection", "flat_sources", "refresh_projection",
-           "retrieve_sources"]
+__all__ = [
+    "Answer",
+    "QueryOptions",
+    "ask",
+    "ensure_projection",
+    "flat_sources",
+    "refresh_projection",
+    "retrieve_sources",
+]

@@ -55,16 +55,21 @@ def citable(ids: list[str], sub: Subgraph) -> list[str]:
 def _source_marks(ids: list[str], sub: Subgraph) -> tuple[list[tuple[str, str]], list[str]]:
     """A fact resting only on replaced or long-unseen sources is marked stale; each such source is noted."""
     rows = [sub.sources[s] for s in ids if s in sub.sources]
-    notes = [f"source {r.id} ({r.path}) was replaced by a changed file ({r.superseded_by}); "
-             "what derives from it is kept for history" if r.status == "superseded" else
-             f"source {r.id} ({r.path}) may be outdated (last updated {str(r.last_seen_at)[:10]})"
-             for r in rows if r.status == "superseded" or r.stale]
+    notes = [
+        f"source {r.id} ({r.path}) was replaced by a changed file ({r.superseded_by}); "
+        "what derives from it is kept for history"
+        if r.status == "superseded"
+        else f"source {r.id} ({r.path}) may be outdated (last updated {str(r.last_seen_at)[:10]})"
+        for r in rows
+        if r.status == "superseded" or r.stale
+    ]
     stale = rows and all(r.status == "superseded" or r.stale for r in rows)
     return ([("stale source", ", ".join(r.id for r in rows))] if stale else []), notes
 
 
-def _add(out: Facts, fact_id: str, text: str, sources: list[str], marks: list[tuple[str, str]],
-         notes: list[str]) -> None:
+def _add(
+    out: Facts, fact_id: str, text: str, sources: list[str], marks: list[tuple[str, str]], notes: list[str]
+) -> None:
     """The writer sees the main status; the inline marks and the notes stay here to enforce."""
     out.marks[fact_id], out.notes[fact_id] = marks, notes
     out.facts.append(Fact(fact_id=fact_id, text=text, source_ids=sources, status=marks[0][0] if marks else "current"))
@@ -74,8 +79,9 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
     cite = ", ".join(claim.sources) or "no source"
     if claim.status == "superseded":
         decided = f" — decided by {claim.decided_by}" if claim.decided_by else ""
-        out.history.append(f"\"{claim.text}\" [superseded by {claim.superseded_by or 'a later claim'}{decided}] "
-                           f"[source: {cite}]")
+        out.history.append(
+            f'"{claim.text}" [superseded by {claim.superseded_by or "a later claim"}{decided}] [source: {cite}]'
+        )
         return
     if not claim.sources:
         out.flags.append(f"{claim.id} has no DERIVED_FROM source and is left out of the answer")
@@ -85,8 +91,8 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
     if claim.status == "disputed":
         live = [o for o in claim.opponents if o in sub.claims and sub.claims[o].status != "superseded"]
         marks.insert(0, ("disputed", ", ".join(live or claim.opponents) or claim.id))
-        against = "; ".join(f"{o}: \"{sub.claims[o].text}\"" for o in live) or "an unresolved CONTRADICTS"
-        notes.insert(0, f"{claim.id} is disputed: \"{claim.text}\" is contradicted by {against}")
+        against = "; ".join(f'{o}: "{sub.claims[o].text}"' for o in live) or "an unresolved CONTRADICTS"
+        notes.insert(0, f'{claim.id} is disputed: "{claim.text}" is contradicted by {against}')
     if claim.needs_review:
         _review_mark(claim.id, claim.id, claim.review_reason, marks, notes)
     _add(out, claim.id, claim.text, sources, marks, notes)
@@ -130,8 +136,11 @@ def _community_fact(community: CommunityRow, sub: Subgraph, out: Facts) -> None:
     sources = citable(community.sources, sub)
     marks, notes = _source_marks(sources, sub)
     if community.kind == "extractive":
-        notes.insert(0, f"community {community.id}'s report is extractive (sentences of its members' summaries "
-                        "and claims, chosen by the offline rules), not written by a model")
+        notes.insert(
+            0,
+            f"community {community.id}'s report is extractive (sentences of its members' summaries "
+            "and claims, chosen by the offline rules), not written by a model",
+        )
     _add(out, community.id, community_fact_text(community), sources, marks, notes)
 
 
@@ -145,12 +154,15 @@ def _filed_fact(filed: dict, sub: Subgraph, out: Facts) -> None:
         return
     sources = citable(filed["citations"] or [], sub)
     marks, notes = _source_marks(sources, sub)
-    notes.insert(0, f"{filed['id']} is an answer filed on {str(filed['filed_at'])[:10]} to \"{filed['question']}\"; "
-                    "it is derived from the sources it cites, not a source itself")
+    notes.insert(
+        0,
+        f'{filed["id"]} is an answer filed on {str(filed["filed_at"])[:10]} to "{filed["question"]}"; '
+        "it is derived from the sources it cites, not a source itself",
+    )
     if filed["needs_review"]:
         marks.insert(0, ("needs review", filed["id"]))
         notes.insert(1, f"{filed['id']} needs review: {filed['review_reason'] or 'flagged'}")
-    _add(out, filed["id"], f"Filed answer to \"{filed['question']}\": {text}", sources, marks, notes)
+    _add(out, filed["id"], f'Filed answer to "{filed["question"]}": {text}', sources, marks, notes)
 
 
 def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int) -> Facts:
@@ -204,12 +216,16 @@ def render(sentences: list[AnswerSentence], facts: Facts) -> list[Sentence]:
         if not ids or not text:
             continue  # uncited text is not an answer from the graph
         marks = [m for f in ids for m in facts.marks.get(f, [])]
-        missing = [f"[{label} — see {see}]" for label, see in dict.fromkeys(marks)
-                   if f"[{label}" not in text.lower()]
+        missing = [f"[{label} — see {see}]" for label, see in dict.fromkeys(marks) if f"[{label}" not in text.lower()]
         sources = list(dict.fromkeys(src for f in ids for src in known[f].source_ids))
         body = text.rstrip(". ")
-        out.append(Sentence(text=" ".join([body, *missing, f"[source: {', '.join(sources)}]"]) + ".",
-                            fact_ids=ids, source_ids=sources))
+        out.append(
+            Sentence(
+                text=" ".join([body, *missing, f"[source: {', '.join(sources)}]"]) + ".",
+                fact_ids=ids,
+                source_ids=sources,
+            )
+        )
     return out
 
 

@@ -18,9 +18,11 @@ def compare(store: Graph, question: list[float], a: str, b: str, opts: QueryOpti
     evidence = [r["id"] for r in claims_linking(store, question, pairs, per_pair=1)]
     own = claims_about(store, question, [(a, 0, opts.per_concept), (b, 0, opts.per_concept)])
     return Retrieval(
-        technique="neighbourhood comparison", concepts=[a, b] + shared + only_a[: opts.k] + only_b[: opts.k],
-        claims=evidence + own, summaries=[a, b],
+        technique="neighbourhood comparison",
+        concepts=[a, b] + shared + only_a[: opts.k] + only_b[: opts.k],
+        claims=evidence + own,
+        summaries=[a, b],
         details={"direct": b in na, "shared": shared, "only_first": only_a[: opts.k], "only_second": only_b[: opts.k]},
         explanation=f"{len(shared)} shared neighbour(s), {len(only_a)} only on the first, {len(only_b)} only on the second"
-                    + ("; directly related" if b in na else ""),
+        + ("; directly related" if b in na else ""),
     )

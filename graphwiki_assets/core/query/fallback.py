@@ -28,8 +28,10 @@ RAW_SOURCES = 3
 QUOTES_PER_SOURCE = 2
 
 FUZZY = "No concept is named {what}. Did you mean {candidates}? Ask again naming one of them."
-RAW = ("No concept in the graph matches {what}; this answer comes from raw sources, not from concepts "
-       "and claims the graph has checked:")
+RAW = (
+    "No concept in the graph matches {what}; this answer comes from raw sources, not from concepts "
+    "and claims the graph has checked:"
+)
 NOTHING = "The graph has no information on this."
 OUTSIDE = "outside the current focus"
 
@@ -57,19 +59,34 @@ def fuzzy_text(what: list[str], near: list[NearMatch]) -> str:
 
 def raw_text(what: list[str], found: list[RawSource]) -> str:
     lines = [RAW.format(what=quoted(what))]
-    lines += [f"- \"{quote}\" [{s.id}]" + (f" ({OUTSIDE})" if s.outside else "") for s in found for quote in s.quotes]
+    lines += [f'- "{quote}" [{s.id}]' + (f" ({OUTSIDE})" if s.outside else "") for s in found for quote in s.quotes]
     return "\n".join(lines)
 
 
 def raw_sources(store: Graph, question_vector: list[float], terms: list[str]) -> list[RawSource]:
     """Sources to quote, phrase matches first, then by closeness to the question."""
     phrase_ids = _phrase_matches(store, terms)
-    rows = store.query(cypher.RAW_SOURCES, embedding=question_vector, pool=vector_pool(RAW_SOURCES),
-                       phrase_ids=sorted(phrase_ids), floor=RAW_FLOOR, k=RAW_SOURCES)
-    return [RawSource(id=r["id"], title=r["title"] or "", path=r["path"] or "", sha256=r["sha256"] or "",
-                      score=round(r["score"], 4), phrase=r["id"] in phrase_ids, quotes=_quotes(r["text"], terms),
-                      outside=r["outside"])
-            for r in rows]
+    rows = store.query(
+        cypher.RAW_SOURCES,
+        embedding=question_vector,
+        pool=vector_pool(RAW_SOURCES),
+        phrase_ids=sorted(phrase_ids),
+        floor=RAW_FLOOR,
+        k=RAW_SOURCES,
+    )
+    return [
+        RawSource(
+            id=r["id"],
+            title=r["title"] or "",
+            path=r["path"] or "",
+            sha256=r["sha256"] or "",
+            score=round(r["score"], 4),
+            phrase=r["id"] in phrase_ids,
+            quotes=_quotes(r["text"], terms),
+            outside=r["outside"],
+        )
+        for r in rows
+    ]
 
 
 def _phrase_matches(store: Graph, terms: list[str]) -> set[str]:

@@ -48,10 +48,17 @@ def file_answer(store: GraphStore, embedder, answer: Answer, actor: str = "graph
         raise NotFileable("the answer cites no source; only answers with citations are filed")
     fid = answer_id(answer.question, answer.answer)
     ensure_schema(store, embedder.dimension)  # a graph older than filed answers has no index for them
-    params = dict(id=fid, question=answer.question, text=answer.answer, shape=answer.shape,
-                  technique=answer.technique, backend=answer.backend, citations=list(answer.citations),
-                  fact_ids=list(dict.fromkeys(f for s in answer.sentences for f in s.fact_ids)),
-                  embedding=embedder.encode_one(answer.question))
+    params = dict(
+        id=fid,
+        question=answer.question,
+        text=answer.answer,
+        shape=answer.shape,
+        technique=answer.technique,
+        backend=answer.backend,
+        citations=list(answer.citations),
+        fact_ids=list(dict.fromkeys(f for s in answer.sentences for f in s.fact_ids)),
+        embedding=embedder.encode_one(answer.question),
+    )
 
     def work(tx: ManagedTransaction) -> None:
         rows(tx, cypher.FILE_ANSWER, **params)
@@ -63,6 +70,5 @@ def file_answer(store: GraphStore, embedder, answer: Answer, actor: str = "graph
 
 def filed_near(store: Graph, question_vector: list[float], k: int = 2) -> list[dict]:
     """Filed answers to this question, reworded or not (the index scores (1 + cos) / 2)."""
-    rows = store.query(cypher.FILED_NEAR, embedding=question_vector, k=k, pool=50,
-                       min_score=(1 + SAME_QUESTION) / 2)
+    rows = store.query(cypher.FILED_NEAR, embedding=question_vector, k=k, pool=50, min_score=(1 + SAME_QUESTION) / 2)
     return [{**r, "similarity": round(cosine(r["score"]), 4)} for r in rows]

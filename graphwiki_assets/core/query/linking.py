@@ -21,13 +21,15 @@ from graphwiki_assets.core.store.driver import Graph
 from graphwiki_assets.core.store.keys import key_query, name_key
 
 # Words that never name an entity on their own (question words, articles, glue).
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an the of in on at to for from by with about and or not is are was were be been being do does did
 what which who whom whose where when why how else other than then that this these those there here
 it its their his her they them we you i me my our your as into onto via per something anything thing
 find show list tell give compare versus vs between connect connects connected relate relates related
 shaped like similar come comes came claim claims known know all any some each every many much more most
-""".split())
+""".split()
+)
 
 _TOKEN = re.compile(r"[^\s\"'“”‘’?!,;:()\[\]{}]+")
 
@@ -56,15 +58,16 @@ def spellings(key: str) -> list[str]:
     return list(dict.fromkeys([key, compact] + [f"{compact[:i]} {compact[i:]}" for i in range(1, len(compact))]))
 
 
-def link_entities(store: Graph, embedder: Encoder, mentions: list[str],
-                  config: LinkConfig = LinkConfig()) -> Linking:
+def link_entities(store: Graph, embedder: Encoder, mentions: list[str], config: LinkConfig = LinkConfig()) -> Linking:
     mentions = [m for m in dict.fromkeys(m.strip() for m in mentions) if name_key(m)]
     linking = Linking()
     if not mentions:
         return linking
     keys = [name_key(m) for m in mentions]
-    params = [{"index": i, "key": key, "compact": _compact(key), "query": key_query(spellings(key))}
-              for i, key in enumerate(keys)]
+    params = [
+        {"index": i, "key": key, "compact": _compact(key), "query": key_query(spellings(key))}
+        for i, key in enumerate(keys)
+    ]
     params = [p for p in params if p["query"]]
     exact: dict[int, list[dict]] = {}
     for row in store.query(cypher.CONCEPTS_BY_KEYS, mentions=params, limit=KEY_HITS) if params else []:
@@ -81,17 +84,24 @@ def link_entities(store: Graph, embedder: Encoder, mentions: list[str],
     return linking
 
 
-def _link_by_vector(store: Graph, embedder: Encoder, mentions: list[str], rest: list[int],
-                    config: LinkConfig, linking: Linking) -> None:
+def _link_by_vector(
+    store: Graph, embedder: Encoder, mentions: list[str], rest: list[int], config: LinkConfig, linking: Linking
+) -> None:
     vectors = embedder.encode([mentions[i] for i in rest])
-    rows = store.query(cypher.CONCEPT_VECTOR_CANDIDATES, k=config.candidates, pool=vector_pool(config.candidates),
-                       mentions=[{"index": i, "embedding": v.tolist()} for i, v in zip(rest, vectors)])
+    rows = store.query(
+        cypher.CONCEPT_VECTOR_CANDIDATES,
+        k=config.candidates,
+        pool=vector_pool(config.candidates),
+        mentions=[{"index": i, "embedding": v.tolist()} for i, v in zip(rest, vectors)],
+    )
     names = sorted({n for row in rows for n in [row["name"], *row["aliases"]] if n})
     name_vectors = dict(zip(names, embedder.encode(names))) if names else {}
     for i, vector in zip(rest, vectors):
         scored = []
         for row in (r for r in rows if r["index"] == i):
-            sims = [(float(np.dot(vector, name_vectors[n])), n) for n in [row["name"], *row["aliases"]] if n in name_vectors]
+            sims = [
+                (float(np.dot(vector, name_vectors[n])), n) for n in [row["name"], *row["aliases"]] if n in name_vectors
+            ]
             score, name = max(sims, default=(0.0, row["name"]))
             scored.append((score, name, row))
         scored.sort(key=lambda t: (-t[0], t[2]["id"]))
@@ -100,8 +110,11 @@ def _link_by_vector(store: Graph, embedder: Encoder, mentions: list[str], rest: 
             linking.links.append(Link(mentions[i], row["id"], row["name"], row["type"], "vector", round(score, 4)))
             continue
         linking.unlinked.append(mentions[i])
-        linking.near += [NearMatch(mentions[i], row["id"], row["name"], round(score, 4))
-                         for score, _, row in scored[: config.max_near] if score >= config.near_floor]
+        linking.near += [
+            NearMatch(mentions[i], row["id"], row["name"], round(score, 4))
+            for score, _, row in scored[: config.max_near]
+            if score >= config.near_floor
+        ]
 
 
 def same_scope(mention: str, name: str, type_name: str) -> bool:

@@ -7,8 +7,16 @@ from graphwiki_assets.core.query.models import Answer
 
 
 def question_entry(answer: Answer, actor: str, action: str = "question", **outputs) -> Entry:
-    return Entry(action=action, actor=actor, backend=answer.backend,
-                 summary=f"{answer.shape} ({answer.technique}): {answer.question[:120]}",
-                 inputs={"question": answer.question},
-                 outputs={"found": answer.found, "citations": list(answer.citations),
-                          "concepts": [e["concept_id"] for e in answer.entities], **outputs})
+    return Entry(
+        action=action,
+        actor=actor,
+        backend=answer.backend,
+        summary=f"{answer.shape} ({answer.technique}): {answer.question[:120]}",
+        inputs={"question": answer.question},
+        outputs={
+            "found": answer.found,
+            "citations": list(answer.citations),
+            "concepts": [e["concept_id"] for e in answer.entities],
+            **outputs,
+        },
+    )

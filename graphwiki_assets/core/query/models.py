@@ -25,8 +25,16 @@ class QueryOptions:
 
     def __post_init__(self) -> None:
         """Refuse what no query can mean, with the option's name (the CLI prints this line)."""
-        at_least = {"hops": 0, "k": 1, "fanout": 1, "max_nodes": 1, "per_concept": 0, "max_facts": 1,
-                    "stale_days": 0, "shape_pool": 1}
+        at_least = {
+            "hops": 0,
+            "k": 1,
+            "fanout": 1,
+            "max_nodes": 1,
+            "per_concept": 0,
+            "max_facts": 1,
+            "stale_days": 0,
+            "shape_pool": 1,
+        }
         for name, low in at_least.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -232,7 +240,11 @@ class Answer:
         if self.sources:
             lines += ["", "Sources:"] + [
                 f"  {s['id']}  {s.get('title') or ''}  {s.get('path') or ''}  sha256 {str(s.get('sha256') or '')[:16]}…"
-                for s in self.sources]
-        lines += ["", f"context {self.context_tokens} tokens of a {self.corpus_tokens}-token corpus; "
-                      f"{self.latency_ms:.0f} ms; backend {self.backend}"]
+                for s in self.sources
+            ]
+        lines += [
+            "",
+            f"context {self.context_tokens} tokens of a {self.corpus_tokens}-token corpus; "
+            f"{self.latency_ms:.0f} ms; backend {self.backend}",
+        ]
         return "\n".join(lines)

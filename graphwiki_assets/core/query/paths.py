@@ -1,4 +1,4 @@
-""""How does X connect to Y": the shortest path; its inner nodes and claims explain it.
+""" "How does X connect to Y": the shortest path; its inner nodes and claims explain it.
 
 Concept-to-concept edges are tried first; only when no such chain exists does the path
 run through claims and the sources that state them (co-occurrence evidence).
@@ -24,12 +24,15 @@ def shortest(store: Graph, starts: list[str], ends: list[str]) -> tuple[dict | N
     return None, ""
 
 
-def connect(store: Graph, question: list[float], starts: list[str], ends: list[str],
-            opts: QueryOptions) -> Retrieval:
+def connect(store: Graph, question: list[float], starts: list[str], ends: list[str], opts: QueryOptions) -> Retrieval:
     path, kind = shortest(store, starts, ends)
     if path is None:
-        return Retrieval(technique="shortest path", concepts=starts + ends, summaries=starts + ends,
-                         empty_reason="the graph holds no path between the two entities")
+        return Retrieval(
+            technique="shortest path",
+            concepts=starts + ends,
+            summaries=starts + ends,
+            empty_reason="the graph holds no path between the two entities",
+        )
     nodes = path["nodes"]
     concepts = [n["id"] for n in nodes if n["label"] == "Concept"]
     hops = [(a["id"], b["id"]) for a, b in zip(nodes, nodes[1:]) if a["label"] == b["label"] == "Concept"]
@@ -37,8 +40,11 @@ def connect(store: Graph, question: list[float], starts: list[str], ends: list[s
     on_path = [n["id"] for n in nodes if n["label"] == "Claim"]
     chain = " -> ".join(n["name"] for n in nodes)
     return Retrieval(
-        technique="shortest path", concepts=concepts, claims=on_path + evidence,
-        summaries=concepts[1:-1], sources=[n["id"] for n in nodes if n["label"] == "Source"],
+        technique="shortest path",
+        concepts=concepts,
+        claims=on_path + evidence,
+        summaries=concepts[1:-1],
+        sources=[n["id"] for n in nodes if n["label"] == "Source"],
         details={"path": nodes, "edges": path["kinds"], "through": kind, "length": len(nodes) - 1},
         explanation=f"path of {len(nodes) - 1} edge(s) through {kind}: {chain}",
     )

@@ -1,4 +1,4 @@
-""""What else relates to X": Personalized PageRank seeded at X, on the concept layer.
+""" "What else relates to X": Personalized PageRank seeded at X, on the concept layer.
 
 The stream runs on the concept layer of the named projection (Concept nodes and their
 RELATED_TO / PART_OF edges, built with it, never per query), weighted by how many claims
@@ -25,8 +25,10 @@ from graphwiki_assets.core.store.driver import Graph
 # GDS 2.13's words, with or without a label filter:
 #   "sourceNodes nodes do not exist in the in-memory graph: [12]"
 #   "sourceNodes nodes do not exist in the in-memory graph for the labels ['Concept']: [12, 13]"
-_ABSENT = re.compile(r"sourceNodes nodes do not exist in the in-memory graph(?: for the labels \[[^\]]*\])?: "
-                     r"\[([\d,\s]*)\]")
+_ABSENT = re.compile(
+    r"sourceNodes nodes do not exist in the in-memory graph(?: for the labels \[[^\]]*\])?: "
+    r"\[([\d,\s]*)\]"
+)
 T = TypeVar("T")
 # Iterate until no score moves by more than this. With half the walk restarting at X each
 # step shrinks what is left to move by the damping factor, so the ranking is settled long
@@ -59,8 +61,7 @@ def without_absent(run: Callable[[set[int]], T], seeds: int) -> tuple[T, set[int
     raise AssertionError("every seed was reported absent and the run still failed")
 
 
-def rank_related(store: Graph, seeds: list[str], k: int,
-                 damping: float) -> tuple[list[tuple[str, float]], list[str]]:
+def rank_related(store: Graph, seeds: list[str], k: int, damping: float) -> tuple[list[tuple[str, float]], list[str]]:
     """The top k concepts by PPR from ``seeds``, and the seeds the projection does not hold yet."""
     graph_ids = node_ids(store, seeds)
 
@@ -69,8 +70,14 @@ def rank_related(store: Graph, seeds: list[str], k: int,
             kept = [g for g in graph_ids.values() if g not in excluded]
             if not kept or not layer["relationships"]:
                 return []
-            return store.query(cypher.RELATED_PPR, graph=layer["name"], seeds=kept, damping=damping,
-                               tolerance=TOLERANCE, limit=2 * k + 10)
+            return store.query(
+                cypher.RELATED_PPR,
+                graph=layer["name"],
+                seeds=kept,
+                damping=damping,
+                tolerance=TOLERANCE,
+                limit=2 * k + 10,
+            )
 
         return without_absent(run, len(graph_ids))
 
@@ -85,13 +92,21 @@ def related(store: Graph, question: list[float], seeds: list[str], opts: QueryOp
     evidence = claims_linking(store, question, [(s, cid) for cid in ids for s in seeds], per_pair=1)
     empty = "the entity has no related concepts in the graph"
     if newer and not ids:
-        empty = ("the entity was written after the PageRank projection was last refreshed; it is ranked once "
-                 "the refresh after this ingest is done (or run `graphwiki ask --refresh`)")
+        empty = (
+            "the entity was written after the PageRank projection was last refreshed; it is ranked once "
+            "the refresh after this ingest is done (or run `graphwiki ask --refresh`)"
+        )
     return Retrieval(
-        technique="personalized pagerank (GDS)", concepts=list(seeds) + ids,
-        claims=[r["id"] for r in evidence], summaries=ids,
-        details={"seeds": seeds, "damping": opts.damping, "not_in_projection": newer,
-                 "ranking": [{"id": cid, "score": round(score, 6)} for cid, score in ranked]},
+        technique="personalized pagerank (GDS)",
+        concepts=list(seeds) + ids,
+        claims=[r["id"] for r in evidence],
+        summaries=ids,
+        details={
+            "seeds": seeds,
+            "damping": opts.damping,
+            "not_in_projection": newer,
+            "ranking": [{"id": cid, "score": round(score, 6)} for cid, score in ranked],
+        },
         explanation=f"top {len(ids)} concept(s) by PageRank personalised at the entity (damping {opts.damping})",
         empty_reason="" if ids else empty,
     )

@@ -69,14 +69,18 @@ def missing_graph(exc: Exception) -> bool:
     """GDS's words for a projection that is not (or no longer) in the catalog
     (GraphNotFoundException: "Graph with name `x` does not exist on database `neo4j`")."""
     text = str(exc)
-    return isinstance(exc, ClientError) and ("GraphNotFoundException" in text
-                                             or ("Graph with name" in text and "does not exist" in text))
+    return isinstance(exc, ClientError) and (
+        "GraphNotFoundException" in text or ("Graph with name" in text and "does not exist" in text)
+    )
 
 
 def _builds(store: Graph, prefix: str) -> list[dict]:
     """This prefix's builds, newest first."""
-    return [r for r in store.query(cypher.PROJECTIONS, prefix=prefix)
-            if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)]
+    return [
+        r
+        for r in store.query(cypher.PROJECTIONS, prefix=prefix)
+        if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)
+    ]
 
 
 def current_projection(store: Graph, prefix: str = PROJECTION) -> dict | None:
@@ -89,10 +93,18 @@ def projection_status(store: Graph, prefix: str = PROJECTION) -> ProjectionStatu
     """The newest build against what the graph holds now (``stale`` when they differ)."""
     expected = store.query(cypher.PROJECTABLE_COUNTS)[0]
     found = current_projection(store, prefix)
-    status = ProjectionStatus(name=found["name"] if found else prefix, exists=bool(found),
-                              graph_nodes=expected["nodes"], graph_relationships=expected["relationships"])
+    status = ProjectionStatus(
+        name=found["name"] if found else prefix,
+        exists=bool(found),
+        graph_nodes=expected["nodes"],
+        graph_relationships=expected["relationships"],
+    )
     if found:
-        status.nodes, status.relationships, status.types = found["nodes"], found["relationships"], sorted(found["types"])
+        status.nodes, status.relationships, status.types = (
+            found["nodes"],
+            found["relationships"],
+            sorted(found["types"]),
+        )
     return status
 
 
@@ -130,8 +142,10 @@ def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:
             refresh_projection(store, prefix)
             found = current_projection(store, prefix)
     if found is None:
-        raise RuntimeError(f"the GDS projection {prefix!r} vanished right after it was built; "
-                           "is another process dropping graphs from the GDS catalog?")
+        raise RuntimeError(
+            f"the GDS projection {prefix!r} vanished right after it was built; "
+            "is another process dropping graphs from the GDS catalog?"
+        )
     return found
 
 

@@ -1,4 +1,4 @@
-""""Where does this claim come from": the nearest claims and the sources they derive from.
+""" "Where does this claim come from": the nearest claims and the sources they derive from.
 
 Each source is reported with its path and SHA256; when the file is still on disk its
 hash is recomputed the way ingest computed it, so a silent edit shows as drift.
@@ -18,7 +18,8 @@ from graphwiki_assets.core.store.driver import Graph
 _LEAD = re.compile(
     r"^\s*(?:where\s+(?:does|did|do)|which\s+sources?\s+(?:says?|states?|claims?)|"
     r"what\s+is\s+the\s+source\s+(?:of|for))\s+(?:the\s+)?(?:(?:claim|statement|fact|idea|assertion)\s+)?(?:that\s+)?",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _TRAIL = re.compile(r"\s*(?:(?:come|comes|came)\s+from)?\s*[?.!]*\s*$", re.IGNORECASE)
 MARGIN = 0.08  # claims this close to the best match are shown too (paraphrases across sources)
 
@@ -34,7 +35,8 @@ def trace(store: Graph, embedder: Encoder, text: str, opts: QueryOptions) -> Ret
     best = max((s for _, s in scored), default=0.0)
     kept = [(cid, s) for cid, s in scored if s >= opts.provenance_floor and s >= best - MARGIN]
     return Retrieval(
-        technique="source traceability (SHA256)", claims=[cid for cid, _ in kept],
+        technique="source traceability (SHA256)",
+        claims=[cid for cid, _ in kept],
         details={"matches": [{"id": cid, "similarity": round(s, 4)} for cid, s in kept], "asked": text},
         explanation=f"{len(kept)} claim(s) matching the statement (cosine >= {opts.provenance_floor})",
         empty_reason="" if kept else "no claim in the graph matches that statement",

@@ -77,8 +77,15 @@ def flat_by_vector(store: GraphStore, vector: list[float], k: int) -> list[tuple
     return [(r["id"], round(cosine(r["score"]), 6)) for r in rows]
 
 
-def retrieve_sources(store: GraphStore, embedder: Embedder, question: str, k: int, hops: int = 2,
-                     method: str = "bridge", config: RetrievalConfig = RetrievalConfig()) -> list[tuple[str, float]]:
+def retrieve_sources(
+    store: GraphStore,
+    embedder: Embedder,
+    question: str,
+    k: int,
+    hops: int = 2,
+    method: str = "bridge",
+    config: RetrievalConfig = RetrievalConfig(),
+) -> list[tuple[str, float]]:
     """Top-k (source id, score). ``hops`` bounds the traversal method; PPR needs no depth."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, not {method!r}")
@@ -103,12 +110,12 @@ def retrieve_sources(store: GraphStore, embedder: Embedder, question: str, k: in
 
 def _bridge(store: GraphStore, vector: list[float], k: int, config: RetrievalConfig) -> list[tuple[str, float]]:
     """Own cosine plus the best anchor cosine / bridge-concept passage count (see module doc)."""
-    nearest = store.query(cypher.SOURCE_VECTOR, k=max(k, config.anchors),
-                          pool=vector_pool(max(k, config.anchors)), embedding=vector)
+    nearest = store.query(
+        cypher.SOURCE_VECTOR, k=max(k, config.anchors), pool=vector_pool(max(k, config.anchors)), embedding=vector
+    )
     scores = {r["id"]: cosine(r["score"]) for r in nearest}
     anchors = [{"id": r["id"], "score": scores[r["id"]]} for r in nearest[: config.anchors]]
-    rows = store.query(cypher.BRIDGED_SOURCES, anchors=anchors, embedding=vector,
-                       max_degree=config.max_bridge_degree)
+    rows = store.query(cypher.BRIDGED_SOURCES, anchors=anchors, embedding=vector, max_degree=config.max_bridge_degree)
     for row in rows:
         scores[row["id"]] = cosine(row["relevance"]) + max(row["boost"], 0.0)
     for anchor in anchors:  # the chain starts at the anchor: it keeps its place above what it reaches
@@ -126,15 +133,16 @@ def _dense(store: GraphStore, vector: list[float], n: int) -> dict[str, float]:
     return {r["id"]: (r["score"] - lo) / span if span > 0 else 1.0 for r in rows}
 
 
-def concept_seeds(store: GraphStore, question: str, vector: list[float],
-                  config: RetrievalConfig) -> dict[str, float]:
+def concept_seeds(store: GraphStore, question: str, vector: list[float], config: RetrievalConfig) -> dict[str, float]:
     """Concept id -> reset weight: linking score / number of sources (specificity)."""
     named = {link.concept_id: 1.0 for link in link_question(store, question)}
     scored: dict[str, float] = {}
-    rows = store.query(cypher.CLAIM_VECTOR_CONCEPTS, k=config.link_top_k,
-                       pool=vector_pool(config.link_top_k), embedding=vector)
-    rows += store.query(cypher.CONCEPT_VECTOR, k=config.link_top_k,
-                        pool=vector_pool(config.link_top_k), embedding=vector)
+    rows = store.query(
+        cypher.CLAIM_VECTOR_CONCEPTS, k=config.link_top_k, pool=vector_pool(config.link_top_k), embedding=vector
+    )
+    rows += store.query(
+        cypher.CONCEPT_VECTOR, k=config.link_top_k, pool=vector_pool(config.link_top_k), embedding=vector
+    )
     for row in rows:
         scored[row["id"]] = max(scored.get(row["id"], 0.0), cosine(row["score"]))
     top = sorted((cid for cid in scored if cid not in named), key=lambda c: (-scored[c], c))[: config.link_top_k]
@@ -162,8 +170,9 @@ def seed_groups(weights: dict[int, float], ratio: float, min_share: float = 0.0)
     return [{"nodes": [n for _, n in g], "weight": sum(w for w, _ in g) / len(g)} for g in groups]
 
 
-def _personalized_pagerank(store: GraphStore, seeds: dict[str, float], dense: dict[str, float], k: int,
-                           config: RetrievalConfig) -> list[tuple[str, float]]:
+def _personalized_pagerank(
+    store: GraphStore, seeds: dict[str, float], dense: dict[str, float], k: int, config: RetrievalConfig
+) -> list[tuple[str, float]]:
     ids = node_ids(store, list(seeds) + list(dense))
     weights = {ids[c]: w for c, w in seeds.items() if c in ids}
     for sid, score in dense.items():
@@ -173,21 +182,34 @@ def _personalized_pagerank(store: GraphStore, seeds: dict[str, float], dense: di
     def on(projection: dict) -> list[dict]:
         def run(excluded: set[int]) -> list[dict]:
             # nodes written since the last refresh are not in the projection: leave them out
-            groups = seed_groups({n: w for n, w in weights.items() if n not in excluded},
-                                 config.weight_ratio, config.min_weight_share)
+            groups = seed_groups(
+                {n: w for n, w in weights.items() if n not in excluded}, config.weight_ratio, config.min_weight_share
+            )
             if not groups:
                 return []
-            return store.query(cypher.WEIGHTED_PPR_SOURCES, graph=projection["name"], groups=groups,
-                               damping=config.damping, iterations=config.iterations, k=k,
-                               concurrency=1 if projection["nodes"] < config.small_graph else 4)
+            return store.query(
+                cypher.WEIGHTED_PPR_SOURCES,
+                graph=projection["name"],
+                groups=groups,
+                damping=config.damping,
+                iterations=config.iterations,
+                k=k,
+                concurrency=1 if projection["nodes"] < config.small_graph else 4,
+            )
 
         return without_absent(run, len(weights))[0]
 
     return [(r["id"], r["score"]) for r in with_projection(store, on)]
 
 
-def _traverse(store: GraphStore, vector: list[float], seeds: dict[str, float], dense: dict[str, float],
-              hops: int, config: RetrievalConfig) -> list[tuple[str, float]]:
+def _traverse(
+    store: GraphStore,
+    vector: list[float],
+    seeds: dict[str, float],
+    dense: dict[str, float],
+    hops: int,
+    config: RetrievalConfig,
+) -> list[tuple[str, float]]:
     """The seed's first graph method: entry concepts, N hops, their sources. A concept scores
     its seed weight halved per hop; a source, its best concept plus its dense share."""
     if not seeds:
@@ -202,16 +224,20 @@ def _traverse(store: GraphStore, vector: list[float], seeds: dict[str, float], d
     return sorted(ranked, key=lambda t: (-t[1], t[0]))
 
 
-def _hybrid(store: GraphStore, seeds: dict[str, float], dense: dict[str, float],
-            config: RetrievalConfig) -> list[tuple[str, float]]:
+def _hybrid(
+    store: GraphStore, seeds: dict[str, float], dense: dict[str, float], config: RetrievalConfig
+) -> list[tuple[str, float]]:
     """Text and structure fused by reciprocal rank: the dense passage ranking, and the
     passages of the concepts placed like the question's linked concepts (their FastRP
     neighbours, each scored by its seed's weight times the structural cosine)."""
     text = sorted(dense, key=lambda sid: (-dense[sid], sid))
     structural: list[str] = []
     if seeds:
-        near = store.query(cypher.STRUCTURE_NEIGHBOURS, k=config.structure_k,
-                           seeds=[{"id": cid, "weight": w} for cid, w in seeds.items()])
+        near = store.query(
+            cypher.STRUCTURE_NEIGHBOURS,
+            k=config.structure_k,
+            seeds=[{"id": cid, "weight": w} for cid, w in seeds.items()],
+        )
         rows = store.query(cypher.SOURCES_OF_CONCEPTS, concepts=[{"id": r["id"], "score": r["score"]} for r in near])
         structural = [r["id"] for r in sorted(rows, key=lambda r: (-r["score"], r["id"]))]
     fused: dict[str, float] = {}

@@ -22,8 +22,9 @@ def clean_entity(text: str) -> str:
     return _ARTICLE.sub("", _EDGES.sub("", text or "")).strip()
 
 
-def route(llm, question: str, shape: str | None = None, entities: list[str] | None = None,
-          type_filter: str | None = None) -> Route:
+def route(
+    llm, question: str, shape: str | None = None, entities: list[str] | None = None, type_filter: str | None = None
+) -> Route:
     if shape is not None:
         if shape not in SHAPE_NAMES:
             raise ValueError(f"unknown shape {shape!r}; one of {', '.join(SHAPE_NAMES)}")
@@ -33,10 +34,20 @@ def route(llm, question: str, shape: str | None = None, entities: list[str] | No
     try:
         reply = llm.route(RouteRequest(question=question))
     except LLMError as exc:
-        return Route("what_is", _clean(entities or []), type_filter,
-                     f"router failed ({exc}); answered as 'what is X'", getattr(llm, "label", ""))
-    return Route(reply.shape, _clean(entities if entities is not None else reply.entities),
-                 type_filter or reply.type_filter, reply.reason, reply.backend)
+        return Route(
+            "what_is",
+            _clean(entities or []),
+            type_filter,
+            f"router failed ({exc}); answered as 'what is X'",
+            getattr(llm, "label", ""),
+        )
+    return Route(
+        reply.shape,
+        _clean(entities if entities is not None else reply.entities),
+        type_filter or reply.type_filter,
+        reply.reason,
+        reply.backend,
+    )
 
 
 def _clean(entities: list[str]) -> list[str]:

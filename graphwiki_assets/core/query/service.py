@@ -39,8 +39,7 @@ from graphwiki_assets.core.store.driver import Graph, GraphStore
 TWO_ENTITIES = ("connect", "compare")
 
 
-def ask(store: GraphStore, embedder: Encoder, llm, question: str, *, actor: str | None = None,
-        **kwargs) -> Answer:
+def ask(store: GraphStore, embedder: Encoder, llm, question: str, *, actor: str | None = None, **kwargs) -> Answer:
     """Answer ``question`` from the graph. ``shape``/``entities`` skip the router when given;
     other keyword options are ``QueryOptions`` fields (fanout, max_facts, stale_days, ...).
     An empty question or an option out of range raises ValueError before the graph is read.
@@ -51,13 +50,24 @@ def ask(store: GraphStore, embedder: Encoder, llm, question: str, *, actor: str 
     return answer
 
 
-def answer_question(store: GraphStore, embedder: Encoder, llm, question: str, *, hops: int = 2, k: int = 8,
-                    shape: str | None = None, entities: list[str] | None = None, type_filter: str | None = None,
-                    link_config: LinkConfig = LinkConfig(), sources_dirs: list[Path] | None = None,
-                    **opts) -> Answer:
+def answer_question(
+    store: GraphStore,
+    embedder: Encoder,
+    llm,
+    question: str,
+    *,
+    hops: int = 2,
+    k: int = 8,
+    shape: str | None = None,
+    entities: list[str] | None = None,
+    type_filter: str | None = None,
+    link_config: LinkConfig = LinkConfig(),
+    sources_dirs: list[Path] | None = None,
+    **opts,
+) -> Answer:
     laps = Laps()
     if not isinstance(question, str) or not question.strip():
-        raise ValueError("the question is empty: ask about something, e.g. \"What is Neo4j?\"")
+        raise ValueError('the question is empty: ask about something, e.g. "What is Neo4j?"')
     known = {f.name for f in fields(QueryOptions)}
     unknown = set(opts) - known
     if unknown:
@@ -129,12 +139,22 @@ def _missing(route: Route, linking: Linking) -> list[str] | None:
     return None
 
 
-def _retrieve(store: Graph, embedder: Encoder, question: str, vector: list[float], route: Route,
-              linking: Linking, opts: QueryOptions) -> tuple[Route, Retrieval]:
+def _retrieve(
+    store: Graph,
+    embedder: Encoder,
+    question: str,
+    vector: list[float],
+    route: Route,
+    linking: Linking,
+    opts: QueryOptions,
+) -> tuple[Route, Retrieval]:
     groups = linking.per_mention()
     if route.shape in TWO_ENTITIES and len(groups) < 2:
-        route = replace(route, shape="what_is",
-                        reason=f"{route.reason}; only one entity found, so answered as 'what is X'".lstrip("; "))
+        route = replace(
+            route,
+            shape="what_is",
+            reason=f"{route.reason}; only one entity found, so answered as 'what is X'".lstrip("; "),
+        )
     ids = linking.ids()
     if route.shape == "what_is":
         return route, traversal.what_is(store, vector, ids, opts)
@@ -159,8 +179,10 @@ def _verify_sources(retrieval: Retrieval, sub, facts, roots: list[Path] | None) 
     retrieval.details["sources"] = checks
     for check in checks:
         if check["verified"] is False:
-            facts.flags.append(f"source {check['id']} changed on disk since ingest ({check['file']}): "
-                               "its SHA256 no longer matches; re-ingest it")
+            facts.flags.append(
+                f"source {check['id']} changed on disk since ingest ({check['file']}): "
+                "its SHA256 no longer matches; re-ingest it"
+            )
 
 
 def _corpus_tokens(graph: Graph, count: int | None = None) -> int:
@@ -177,12 +199,22 @@ def _corpus_tokens(graph: Graph, count: int | None = None) -> int:
 
 
 def _entities(linking: Linking) -> list[dict]:
-    return [{"mention": link.mention, "concept_id": link.concept_id, "name": link.name, "type": link.type,
-             "match": link.match, "score": link.score} for link in linking.links]
+    return [
+        {
+            "mention": link.mention,
+            "concept_id": link.concept_id,
+            "name": link.name,
+            "type": link.type,
+            "match": link.match,
+            "score": link.score,
+        }
+        for link in linking.links
+    ]
 
 
-def _no_information(store: Graph, question: str, vector: list[float], route: Route, linking: Linking,
-                    missing: list[str], laps: Laps) -> Answer:
+def _no_information(
+    store: Graph, question: str, vector: list[float], route: Route, linking: Linking, missing: list[str], laps: Laps
+) -> Answer:
     """The ladder below an answer: near matches to pick from, else raw sources quoted, else nothing."""
     what = fallback.quoted(missing)
     near = [{"mention": n.mention, "concept_id": n.concept_id, "name": n.name, "score": n.score} for n in linking.near]
@@ -194,19 +226,44 @@ def _no_information(store: Graph, question: str, vector: list[float], route: Rou
         if found:
             rung, text = "raw_sources", fallback.raw_text(missing, found)
             flags = [f"no concept matches {what}: quoted from raw sources, not checked claims"]
-            flags += [f"source {s.id} is {fallback.OUTSIDE}: ingested, but no concept or claim was drawn from it"
-                      for s in found if s.outside]
+            flags += [
+                f"source {s.id} is {fallback.OUTSIDE}: ingested, but no concept or claim was drawn from it"
+                for s in found
+                if s.outside
+            ]
         else:
             rung, text, flags = "nothing", fallback.NOTHING, [f"no concept or source matches {what}"]
     laps.lap("retrieval")
     ids = [s.id for s in found]
     return Answer(
-        question=question, shape=route.shape, technique=route.technique, reason=route.reason, backend=route.backend,
-        entities=_entities(linking), answer=text, sentences=[], citations=ids, flags=flags,
+        question=question,
+        shape=route.shape,
+        technique=route.technique,
+        reason=route.reason,
+        backend=route.backend,
+        entities=_entities(linking),
+        answer=text,
+        sentences=[],
+        citations=ids,
+        flags=flags,
         retrieved={"concepts": [], "claims": [], "sources": ids, "communities": [], "answers": []},
-        context_tokens=0, corpus_tokens=_corpus_tokens(store), latency_ms=0.0, found=False, rung=rung,
-        near_matches=near, sources=[{"id": s.id, "title": s.title, "path": s.path, "sha256": s.sha256, "status": "current",
-                                     "last_seen_at": None} for s in found],
+        context_tokens=0,
+        corpus_tokens=_corpus_tokens(store),
+        latency_ms=0.0,
+        found=False,
+        rung=rung,
+        near_matches=near,
+        sources=[
+            {
+                "id": s.id,
+                "title": s.title,
+                "path": s.path,
+                "sha256": s.sha256,
+                "status": "current",
+                "last_seen_at": None,
+            }
+            for s in found
+        ],
         details={"raw_sources": [{"id": s.id, "title": s.title, "score": s.score, "phrase": s.phrase} for s in found]},
     ).timed(laps)
 
@@ -215,18 +272,44 @@ def _answer(question, route, linking, retrieval, sub, facts, sentences, text, ba
     citations = list(dict.fromkeys(s for sentence in sentences for s in sentence.source_ids))
     # provenance is about the sources themselves: all of them are shown, cited or not
     listed = citations + ([s for s in sub.sources if s not in citations] if route.shape == "provenance" else [])
-    sources = [{"id": s.id, "title": s.title, "path": s.path, "sha256": s.sha256, "status": s.status,
-                "last_seen_at": s.last_seen_at} for s in (sub.sources[c] for c in listed if c in sub.sources)]
+    sources = [
+        {
+            "id": s.id,
+            "title": s.title,
+            "path": s.path,
+            "sha256": s.sha256,
+            "status": s.status,
+            "last_seen_at": s.last_seen_at,
+        }
+        for s in (sub.sources[c] for c in listed if c in sub.sources)
+    ]
     names = {cid: c.name for cid, c in sub.concepts.items()}
     details = {**retrieval.details, "explanation": retrieval.explanation, "names": names}
     reason = "; ".join(p for p in (route.reason, retrieval.explanation) if p)
     answer_backend = backend if backend == route.backend else f"route: {route.backend}; answer: {backend}"
     return Answer(
-        question=question, shape=route.shape, technique=retrieval.technique, reason=reason, backend=answer_backend,
-        entities=_entities(linking), answer=text, sentences=sentences, citations=citations,
+        question=question,
+        shape=route.shape,
+        technique=retrieval.technique,
+        reason=reason,
+        backend=answer_backend,
+        entities=_entities(linking),
+        answer=text,
+        sentences=sentences,
+        citations=citations,
         flags=facts.flags_for([f for sentence in sentences for f in sentence.fact_ids]),
-        retrieved={"concepts": list(sub.concepts), "claims": list(sub.claims), "sources": list(sub.sources),
-                   "communities": list(sub.communities), "answers": [f["id"] for f in sub.filed]},
-        context_tokens=synthesis.estimate_tokens(facts.characters()), corpus_tokens=corpus_tokens,
-        latency_ms=0.0, found=True, history=facts.history, sources=sources, details=details,
+        retrieved={
+            "concepts": list(sub.concepts),
+            "claims": list(sub.claims),
+            "sources": list(sub.sources),
+            "communities": list(sub.communities),
+            "answers": [f["id"] for f in sub.filed],
+        },
+        context_tokens=synthesis.estimate_tokens(facts.characters()),
+        corpus_tokens=corpus_tokens,
+        latency_ms=0.0,
+        found=True,
+        history=facts.history,
+        sources=sources,
+        details=details,
     ).timed(laps)

@@ -64,9 +64,14 @@ def lucene_query(type_name: str | None, counts: dict[str, int]) -> str:
 def _row(found: dict) -> dict:
     counts = {e["entry"]: e["n"] for e in found["entries"]}
     live = found["status"] != "superseded" and bool(counts)
-    return {"id": found["id"], "entries": sorted(counts), "counts": [counts[e] for e in sorted(counts)],
-            "tokens": " ".join([type_token(found["type"]), *entry_tokens(counts)]) if live else None,
-            "degree": found["degree"], "state": found["state"]}
+    return {
+        "id": found["id"],
+        "entries": sorted(counts),
+        "counts": [counts[e] for e in sorted(counts)],
+        "tokens": " ".join([type_token(found["type"]), *entry_tokens(counts)]) if live else None,
+        "degree": found["degree"],
+        "state": found["state"],
+    }
 
 
 def compute(store: Graph, ids: Iterable[str]) -> int:
@@ -75,7 +80,7 @@ def compute(store: Graph, ids: Iterable[str]) -> int:
     ids = list(ids)
     written = 0
     for start in range(0, len(ids), BATCH):
-        found = store.query(cypher.SIGNATURES_READ, ids=ids[start:start + BATCH])
+        found = store.query(cypher.SIGNATURES_READ, ids=ids[start : start + BATCH])
         rows = [_row(r) for r in found]
         written += store.write(_store, rows)
     return written

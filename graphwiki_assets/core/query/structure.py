@@ -35,8 +35,9 @@ def refresh_structure(store: GraphStore) -> dict:
     def on(layer: dict) -> dict:
         if not layer.get("nodes"):
             return {"written": 0}
-        row = store.query(cypher.STRUCTURE_WRITE, layer=layer["name"], dimension=DIMENSION,
-                          weights=ITERATION_WEIGHTS, seed=SEED)[0]
+        row = store.query(
+            cypher.STRUCTURE_WRITE, layer=layer["name"], dimension=DIMENSION, weights=ITERATION_WEIGHTS, seed=SEED
+        )[0]
         return {"written": row["written"]}
 
     done = with_projection(store, on, concept_layer())

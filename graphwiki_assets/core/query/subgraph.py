@@ -18,22 +18,29 @@ def claims_about(store: Graph, question: list[float], concepts: list[tuple[str, 
     """Claims about each (concept, rank, limit), by the concept's rank, then relevance."""
     if not concepts:
         return []
-    rows = store.query(cypher.CLAIMS_ABOUT, question=question,
-                       concepts=[{"id": cid, "rank": rank, "limit": limit} for cid, rank, limit in concepts])
+    rows = store.query(
+        cypher.CLAIMS_ABOUT,
+        question=question,
+        concepts=[{"id": cid, "rank": rank, "limit": limit} for cid, rank, limit in concepts],
+    )
     return [r["id"] for r in rows]
 
 
-def claims_linking(store: Graph, question: list[float], pairs: list[tuple[str, str]],
-                   per_pair: int = 2) -> list[dict]:
+def claims_linking(store: Graph, question: list[float], pairs: list[tuple[str, str]], per_pair: int = 2) -> list[dict]:
     """Claims about both ends of each pair: the evidence of an edge."""
     if not pairs:
         return []
-    return store.query(cypher.CLAIMS_LINKING, question=question, per_pair=per_pair,
-                       pairs=[{"rank": i, "a": a, "b": b} for i, (a, b) in enumerate(pairs)])
+    return store.query(
+        cypher.CLAIMS_LINKING,
+        question=question,
+        per_pair=per_pair,
+        pairs=[{"rank": i, "a": a, "b": b} for i, (a, b) in enumerate(pairs)],
+    )
 
 
-def load(store: Graph, retrieval: Retrieval, stale_days: int, max_claims: int | None = None,
-         filed: list[dict] | None = None) -> Subgraph:
+def load(
+    store: Graph, retrieval: Retrieval, stale_days: int, max_claims: int | None = None, filed: list[dict] | None = None
+) -> Subgraph:
     """Concepts, claims (plus the other side of every dispute) and the sources they cite.
 
     Only the first ``max_claims`` ranked claims can become facts of the answer, so only
@@ -51,12 +58,17 @@ def load(store: Graph, retrieval: Retrieval, stale_days: int, max_claims: int | 
             sub.claims[row["id"]] = ClaimRow(**row)
             retrieval.claims.append(row["id"])
     concept_ids = list(dict.fromkeys(retrieval.concepts + retrieval.summaries))
-    for row in store.query(cypher.LOAD_CONCEPTS, ids=concept_ids, cite=list(dict.fromkeys(retrieval.summaries)),
-                           source_limit=SUMMARY_SOURCES):
+    for row in store.query(
+        cypher.LOAD_CONCEPTS,
+        ids=concept_ids,
+        cite=list(dict.fromkeys(retrieval.summaries)),
+        source_limit=SUMMARY_SOURCES,
+    ):
         sub.concepts[row["id"]] = ConceptRow(**row)
     if retrieval.communities:
-        for row in store.query(cypher.LOAD_COMMUNITIES, ids=list(dict.fromkeys(retrieval.communities)),
-                               source_limit=SUMMARY_SOURCES):
+        for row in store.query(
+            cypher.LOAD_COMMUNITIES, ids=list(dict.fromkeys(retrieval.communities)), source_limit=SUMMARY_SOURCES
+        ):
             sub.communities[row["id"]] = CommunityRow(**row)
     source_ids = {s for c in sub.claims.values() for s in c.sources}
     source_ids |= {s for k in sub.communities.values() for s in k.sources}

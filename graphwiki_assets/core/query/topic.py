@@ -9,22 +9,27 @@ from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import Graph
 
 
-def topic(store: Graph, question: list[float], wanted: list[str], links: list[Link],
-          opts: QueryOptions) -> Retrieval:
+def topic(store: Graph, question: list[float], wanted: list[str], links: list[Link], opts: QueryOptions) -> Retrieval:
     """Concepts of the wanted type; linked entities that are not the type itself anchor it."""
     known = sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
     keys = {type_key(w) for w in wanted} - {""}
     types = [t for t in known if type_key(t) in keys]
     anchors = list(dict.fromkeys(link.concept_id for link in links if type_key(link.mention) not in keys))
     if not types:
-        return Retrieval(technique="topic by type", concepts=anchors,
-                         details={"wanted": wanted, "types": known},
-                         empty_reason=f"no concept type matches {', '.join(w for w in wanted if w) or 'the question'}")
+        return Retrieval(
+            technique="topic by type",
+            concepts=anchors,
+            details={"wanted": wanted, "types": known},
+            empty_reason=f"no concept type matches {', '.join(w for w in wanted if w) or 'the question'}",
+        )
     ids = [r["id"] for r in store.query(cypher.CONCEPTS_OF_TYPES, types=types, anchors=anchors, k=opts.k)]
     claims = claims_about(store, question, [(cid, rank, 1) for rank, cid in enumerate(ids)])
     around = " related to the anchor" if anchors else ""
     return Retrieval(
-        technique="topic by type", concepts=anchors + ids, claims=claims, summaries=ids,
+        technique="topic by type",
+        concepts=anchors + ids,
+        claims=claims,
+        summaries=ids,
         details={"types": types, "anchors": anchors, "members": ids},
         explanation=f"{len(ids)} concept(s) of type {', '.join(types)}{around}",
         empty_reason="" if ids else f"no concept of type {', '.join(types)}{around}",

@@ -1,4 +1,4 @@
-""""What is X": N-hop traversal from X over concept edges, with bounded fan-out.
+""" "What is X": N-hop traversal from X over concept edges, with bounded fan-out.
 
 Each hop keeps at most ``fanout`` neighbours per node (strongest edge first, then the
 ones closest to the question), and the whole walk at most ``max_nodes`` concepts, so a
@@ -15,8 +15,9 @@ from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import Graph
 
 
-def walk(store: Graph, question: list[float], entries: list[str], hops: int, fanout: int,
-         max_nodes: int) -> tuple[dict[str, int], list[dict], list[str]]:
+def walk(
+    store: Graph, question: list[float], entries: list[str], hops: int, fanout: int, max_nodes: int
+) -> tuple[dict[str, int], list[dict], list[str]]:
     """Concept id -> hop, the edges walked, and the nodes whose fan-out was cut."""
     level = {cid: 0 for cid in entries}
     edges: list[dict] = []
@@ -25,8 +26,7 @@ def walk(store: Graph, question: list[float], entries: list[str], hops: int, fan
     for hop in range(1, hops + 1):
         if not frontier or len(level) >= max_nodes:
             break
-        rows = store.query(cypher.TRAVERSAL_HOP, frontier=frontier, seen=list(level), fanout=fanout,
-                           question=question)
+        rows = store.query(cypher.TRAVERSAL_HOP, frontier=frontier, seen=list(level), fanout=fanout, question=question)
         frontier = []
         for row in rows:
             if row["degree"] > fanout and row["parent"] not in capped:
@@ -39,8 +39,7 @@ def walk(store: Graph, question: list[float], entries: list[str], hops: int, fan
     return level, edges, capped
 
 
-def claims_by_distance(store: Graph, question: list[float], level: dict[str, int],
-                       opts: QueryOptions) -> list[str]:
+def claims_by_distance(store: Graph, question: list[float], level: dict[str, int], opts: QueryOptions) -> list[str]:
     """The entity's own claims first and all of them; fewer the farther a neighbour is.
 
     Claims rank by distance before relevance, so once the nearer levels give ``max_facts``
@@ -56,8 +55,11 @@ def claims_by_distance(store: Graph, question: list[float], level: dict[str, int
     for batch in batches:
         if len(claims) >= opts.max_facts:
             break
-        wanted = [(cid, hop, opts.max_facts if hop == 0 else max(1, opts.per_concept // hop))
-                  for hop in batch for cid in by_hop[hop]]
+        wanted = [
+            (cid, hop, opts.max_facts if hop == 0 else max(1, opts.per_concept // hop))
+            for hop in batch
+            for cid in by_hop[hop]
+        ]
         claims += [cid for cid in claims_about(store, question, wanted) if cid not in claims]
     return claims
 
@@ -68,7 +70,10 @@ def what_is(store: Graph, question: list[float], entries: list[str], opts: Query
     claims = claims_by_distance(store, question, level, opts)
     note = f"; fan-out cut at {opts.fanout} for {len(capped)} hub(s)" if capped else ""
     return Retrieval(
-        technique="n-hop traversal", concepts=concepts, claims=claims, summaries=list(entries),
+        technique="n-hop traversal",
+        concepts=concepts,
+        claims=claims,
+        summaries=list(entries),
         details={"hops": opts.hops, "fanout": opts.fanout, "levels": level, "edges": edges, "capped": capped},
         explanation=f"{len(concepts)} concept(s) within {opts.hops} hop(s) of the entity{note}",
     )

@@ -61,7 +61,9 @@ def refresh_after_batch(store: GraphStore, last: bool = True, log: Callable[[str
             projection, done["structure"] = rebuild_projection(store)
             done["projection"] = projection.as_dict()
     except Neo4jError as exc:
-        log(f"query upkeep after the batch failed ({type(exc).__name__}: {exc}); queries answer from the "
-            "previous signatures and projection until the next refresh")
+        log(
+            f"query upkeep after the batch failed ({type(exc).__name__}: {exc}); queries answer from the "
+            "previous signatures and projection until the next refresh"
+        )
         done["error"] = str(exc)
     return done

@@ -176,8 +176,9 @@ DELETE r
 """
 
 
-MERGE_MOVES = ([_move("ABOUT", False)]
-               + [_move(rel, out) for rel in ("RELATED_TO", "PART_OF", "NOT_SAME_AS") for out in (True, False)])
+MERGE_MOVES = [_move("ABOUT", False)] + [
+    _move(rel, out) for rel in ("RELATED_TO", "PART_OF", "NOT_SAME_AS") for out in (True, False)
+]
 
 # Links between the two would become self-loops; the judgment keeps that history.
 MERGE_DROP_LINKS = """

@@ -22,8 +22,9 @@ from graphwiki_assets.core.review.split import split_rejected_same
 from graphwiki_assets.core.store.driver import GraphStore
 
 
-def confirm(store: GraphStore, judgment_id: str, by: str = "human", reason: str = "",
-            now: datetime | None = None) -> ReviewOutcome:
+def confirm(
+    store: GraphStore, judgment_id: str, by: str = "human", reason: str = "", now: datetime | None = None
+) -> ReviewOutcome:
     def work(tx: ManagedTransaction) -> ReviewOutcome:
         j = unreviewed(tx, judgment_id)
         mark(tx, j, "confirmed", "marked", by, reason, now, concept_id=None)
@@ -32,8 +33,14 @@ def confirm(store: GraphStore, judgment_id: str, by: str = "human", reason: str 
     return store.write(work)
 
 
-def reject(store: GraphStore, judgment_id: str, by: str = "human", reason: str = "",
-           now: datetime | None = None, embed: Embed | None = None) -> ReviewOutcome:
+def reject(
+    store: GraphStore,
+    judgment_id: str,
+    by: str = "human",
+    reason: str = "",
+    now: datetime | None = None,
+    embed: Embed | None = None,
+) -> ReviewOutcome:
     """Undo the judgment's decision. ``embed`` (text -> vector) gives a split-off node its embedding."""
     now = now or datetime.now(UTC)
 
@@ -48,13 +55,25 @@ def reject(store: GraphStore, judgment_id: str, by: str = "human", reason: str =
     return store.write(work)
 
 
-def _logged(tx: ManagedTransaction, outcome: ReviewOutcome, by: str, reason: str,
-            now: datetime | None) -> ReviewOutcome:
+def _logged(
+    tx: ManagedTransaction, outcome: ReviewOutcome, by: str, reason: str, now: datetime | None
+) -> ReviewOutcome:
     """The review's audit entry, written in the review's own transaction."""
-    append_in(tx, Entry(
-        action="review", actor=by, summary=f"{outcome.review_verdict} {outcome.verdict} judgment {outcome.judgment_id}: "
-                                          f"{outcome.action}" + (f" ({reason})" if reason else ""),
-        inputs={"judgment": outcome.judgment_id, "reason": reason},
-        outputs={"verdict": outcome.review_verdict, "action": outcome.action, "concept": outcome.concept_id,
-                 **outcome.details}, at=(now or datetime.now(UTC)).isoformat()))
+    append_in(
+        tx,
+        Entry(
+            action="review",
+            actor=by,
+            summary=f"{outcome.review_verdict} {outcome.verdict} judgment {outcome.judgment_id}: "
+            f"{outcome.action}" + (f" ({reason})" if reason else ""),
+            inputs={"judgment": outcome.judgment_id, "reason": reason},
+            outputs={
+                "verdict": outcome.review_verdict,
+                "action": outcome.action,
+                "concept": outcome.concept_id,
+                **outcome.details,
+            },
+            at=(now or datetime.now(UTC)).isoformat(),
+        ),
+    )
     return outcome

@@ -57,13 +57,24 @@ class ImpactResult:
     flagged: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"source_id": self.source_id, "path": self.path,
-                "depth": "*" if self.depth is None else self.depth,
-                "reached": len(self.nodes), "nodes": [asdict(n) for n in self.nodes], "flagged": self.flagged}
+        return {
+            "source_id": self.source_id,
+            "path": self.path,
+            "depth": "*" if self.depth is None else self.depth,
+            "reached": len(self.nodes),
+            "nodes": [asdict(n) for n in self.nodes],
+            "flagged": self.flagged,
+        }
 
 
-def impact(store: GraphStore, source: str, depth: int | str | None = 1, flag: bool = False,
-           now: datetime | None = None, reason: str | None = None) -> ImpactResult:
+def impact(
+    store: GraphStore,
+    source: str,
+    depth: int | str | None = 1,
+    flag: bool = False,
+    now: datetime | None = None,
+    reason: str | None = None,
+) -> ImpactResult:
     """``source`` is a Source id or a path (its latest version)."""
     depth = parse_depth(depth)
     found = store.query(cypher.FIND_SOURCE, ref=source)
@@ -74,9 +85,12 @@ def impact(store: GraphStore, source: str, depth: int | str | None = 1, flag: bo
     if depth != 0:
         result.nodes = [ImpactNode(**row) for row in store.query(cypher.impact_query(depth), id=src["id"])]
     if flag and result.nodes:
-        rows = store.query(cypher.FLAG_NEEDS_REVIEW, ids=[n.id for n in result.nodes],
-                           now=now or datetime.now(UTC),
-                           reason=reason or f"impact of a change to source {src['id']}")
+        rows = store.query(
+            cypher.FLAG_NEEDS_REVIEW,
+            ids=[n.id for n in result.nodes],
+            now=now or datetime.now(UTC),
+            reason=reason or f"impact of a change to source {src['id']}",
+        )
         result.flagged = sorted(r["id"] for r in rows)
     return result
 
@@ -85,7 +99,8 @@ def flag_file_drift(store: GraphStore, sources_dir: Path | None, now: datetime) 
     """Flag needs_review on the dependents of every drifted Source: {source id: flagged ids}."""
     flagged = {}
     for drift in file_drift(store, sources_dir).drifted:
-        result = impact(store, drift.source_id, depth=1, flag=True, now=now,
-                        reason=f"source file changed on disk: {drift.path}")
+        result = impact(
+            store, drift.source_id, depth=1, flag=True, now=now, reason=f"source file changed on disk: {drift.path}"
+        )
         flagged[drift.source_id] = result.flagged
     return flagged

@@ -27,8 +27,9 @@ def merged_aliases(survivor: dict, absorbed: dict) -> list[str]:
     return aliases
 
 
-def merge_rejected_not_same(tx: ManagedTransaction, j: JudgmentView, by: str, reason: str,
-                            now: datetime) -> ReviewOutcome:
+def merge_rejected_not_same(
+    tx: ManagedTransaction, j: JudgmentView, by: str, reason: str, now: datetime
+) -> ReviewOutcome:
     survivor = live_concept(tx, j.candidate_id)
     absorbed = live_concept(tx, j.concept_id)
     if survivor["id"] == absorbed["id"]:
@@ -45,5 +46,6 @@ def merge_rejected_not_same(tx: ManagedTransaction, j: JudgmentView, by: str, re
     rows(tx, cypher.MERGE_MARK, aliases=aliases, keys=keys, by=by, **params)
     rows(tx, cypher.RECOUNT_SOURCES, ids=[survivor["id"]])
     mark(tx, j, "rejected", "merged", by, reason, now, concept_id=survivor["id"])
-    return ReviewOutcome(j.id, j.verdict, "rejected", "merged", survivor["id"],
-                         {"absorbed": absorbed["id"], "aliases": aliases})
+    return ReviewOutcome(
+        j.id, j.verdict, "rejected", "merged", survivor["id"], {"absorbed": absorbed["id"], "aliases": aliases}
+    )

@@ -55,11 +55,28 @@ def unreviewed(tx: ManagedTransaction, judgment_id: str) -> JudgmentView:
     return j
 
 
-def mark(tx: ManagedTransaction, j: JudgmentView, verdict: str, action: str, by: str, reason: str,
-         now: datetime | None, concept_id: str | None) -> None:
+def mark(
+    tx: ManagedTransaction,
+    j: JudgmentView,
+    verdict: str,
+    action: str,
+    by: str,
+    reason: str,
+    now: datetime | None,
+    concept_id: str | None,
+) -> None:
     """Record the review on the judgment; a new ``concept_id`` keeps the old one as previous_concept_id."""
-    rows(tx, cypher.MARK_REVIEWED, id=j.id, verdict=verdict, action=action, by=by, reason=reason,
-         now=now or datetime.now(UTC), concept_id=concept_id)
+    rows(
+        tx,
+        cypher.MARK_REVIEWED,
+        id=j.id,
+        verdict=verdict,
+        action=action,
+        by=by,
+        reason=reason,
+        now=now or datetime.now(UTC),
+        concept_id=concept_id,
+    )
 
 
 def live_concept(tx: ManagedTransaction, concept_id: str | None) -> dict:

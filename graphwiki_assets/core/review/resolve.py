@@ -33,8 +33,9 @@ class Resolution:
         return asdict(self)
 
 
-def resolve_dispute(store: GraphStore, claim: str, winner: str, by: str = "human", reason: str = "",
-                    now: datetime | None = None) -> Resolution:
+def resolve_dispute(
+    store: GraphStore, claim: str, winner: str, by: str = "human", reason: str = "", now: datetime | None = None
+) -> Resolution:
     """``claim`` and ``winner`` are the two sides of one CONTRADICTS; the non-winner loses."""
     if claim == winner:
         raise DisputeError("name the other side of the dispute as CLAIM; it cannot win against itself")
@@ -50,13 +51,29 @@ def resolve_dispute(store: GraphStore, claim: str, winner: str, by: str = "human
         for status, cid in ((pair["claim_status"], claim), (pair["winner_status"], winner)):
             if status == "superseded":
                 raise DisputeError(f"{cid} is already superseded; this dispute was settled")
-        statuses = {r["id"]: r["status"] for r in rows(tx, cypher.SETTLE_BY_HAND, loser=claim, winner=winner,
-                                                           by=by, reason=reason, now=now)}
-        append_in(tx, Entry(action="resolve", actor=by, at=now.isoformat(),
-                            summary=f"{winner} wins over {claim}" + (f" ({reason})" if reason else ""),
-                            inputs={"claims": [claim, winner], "reason": reason},
-                            outputs={"superseded": claim, "statuses": statuses}))
-        return Resolution(winner=winner, loser=claim, winner_status=statuses[winner], decided_by=by,
-                          decided_at=now.isoformat(), reason=reason, rederived=statuses)
+        statuses = {
+            r["id"]: r["status"]
+            for r in rows(tx, cypher.SETTLE_BY_HAND, loser=claim, winner=winner, by=by, reason=reason, now=now)
+        }
+        append_in(
+            tx,
+            Entry(
+                action="resolve",
+                actor=by,
+                at=now.isoformat(),
+                summary=f"{winner} wins over {claim}" + (f" ({reason})" if reason else ""),
+                inputs={"claims": [claim, winner], "reason": reason},
+                outputs={"superseded": claim, "statuses": statuses},
+            ),
+        )
+        return Resolution(
+            winner=winner,
+            loser=claim,
+            winner_status=statuses[winner],
+            decided_by=by,
+            decided_at=now.isoformat(),
+            reason=reason,
+            rederived=statuses,
+        )
 
     return store.write(work)

@@ -59,12 +59,18 @@ def plan_split(mention: str, concept: dict, source_text: str | None, claims: lis
         if names(claim["text"], [mention]):
             (shared if names(without(claim["text"], mention), others) else moved).append(claim["id"])
     still_about = len(claims) > len(moved)
-    return SplitPlan(aliases=aliases, keys=keys_for(concept["name"], aliases), moved=moved, shared=shared,
-                     keep_citation=still_about or names(without(source_text, mention), others))
+    return SplitPlan(
+        aliases=aliases,
+        keys=keys_for(concept["name"], aliases),
+        moved=moved,
+        shared=shared,
+        keep_citation=still_about or names(without(source_text, mention), others),
+    )
 
 
-def split_rejected_same(tx: ManagedTransaction, j: JudgmentView, by: str, reason: str, now: datetime,
-                        embed: Embed | None) -> ReviewOutcome:
+def split_rejected_same(
+    tx: ManagedTransaction, j: JudgmentView, by: str, reason: str, now: datetime, embed: Embed | None
+) -> ReviewOutcome:
     if j.concept_id != j.candidate_id:
         # The mention went to another node (a better SAME); nothing was merged into this candidate.
         mark(tx, j, "rejected", "recorded", by, reason, now, concept_id=None)
@@ -75,9 +81,17 @@ def split_rejected_same(tx: ManagedTransaction, j: JudgmentView, by: str, reason
         raise ReviewError(f"judgment {j.id} cites source {j.source_id!r}, which does not exist")
     plan = plan_split(j.mention, old, context[0]["text"], context[0]["claims"])
     new_id = split_concept_id(j.id)
-    new = {"id": new_id, "name": j.mention, "type": old["type"], "aliases": [], "keys": keys_for(j.mention, []),
-           "summary": j.mention_context or "", "split_from": old["id"], "split_by_judgment": j.id,
-           "embedding": embed(f"{j.mention}. {j.mention_context or ''}") if embed else None}
+    new = {
+        "id": new_id,
+        "name": j.mention,
+        "type": old["type"],
+        "aliases": [],
+        "keys": keys_for(j.mention, []),
+        "summary": j.mention_context or "",
+        "split_from": old["id"],
+        "split_by_judgment": j.id,
+        "embedding": embed(f"{j.mention}. {j.mention_context or ''}") if embed else None,
+    }
     params = {"concept_id": old["id"], "new_id": new_id, "source_id": j.source_id, "now": now}
     rows(tx, cypher.SPLIT_CREATE, new=new, aliases=plan.aliases, keys=plan.keys, judgment_id=j.id, **params)
     claims = [{"id": c, "move": True} for c in plan.moved] + [{"id": c, "move": False} for c in plan.shared]
@@ -87,7 +101,16 @@ def split_rejected_same(tx: ManagedTransaction, j: JudgmentView, by: str, reason
         rows(tx, cypher.SPLIT_DROP_CITATION, **params)
     rows(tx, cypher.RECOUNT_SOURCES, ids=[old["id"], new_id])
     mark(tx, j, "rejected", "split", by, reason, now, concept_id=new_id)
-    return ReviewOutcome(j.id, j.verdict, "rejected", "split", new_id, {
-        "split_from": old["id"], "moved_claims": plan.moved, "shared_claims": plan.shared,
-        "old_node_keeps_citation": plan.keep_citation})
-
+    return ReviewOutcome(
+        j.id,
+        j.verdict,
+        "rejected",
+        "split",
+        new_id,
+        {
+            "split_from": old["id"],
+            "moved_claims": plan.moved,
+            "shared_claims": plan.shared,
+            "old_node_keeps_citation": plan.keep_citation,
+        },
+    )

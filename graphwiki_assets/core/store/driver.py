@@ -56,11 +56,13 @@ def _refused(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
     if getattr(exc, "code", "") == RATE_LIMITED:
         return GraphUnavailable(
             f"Neo4j at {settings.uri} refuses logins for a while after several wrong passwords. Wait a few "
-            "seconds, then check NEO4J_USERNAME / NEO4J_PASSWORD (the password a local instance was created with).")
+            "seconds, then check NEO4J_USERNAME / NEO4J_PASSWORD (the password a local instance was created with)."
+        )
     return GraphUnavailable(
         f"Neo4j at {settings.uri} rejected the login of user {settings.username!r}: set NEO4J_PASSWORD (and "
         "NEO4J_USERNAME) to the password the server was created with. For the local launcher's instance that is "
-        "the NEO4J_PASSWORD in effect the first time `graphwiki neo4j start` created its data.")
+        "the NEO4J_PASSWORD in effect the first time `graphwiki neo4j start` created its data."
+    )
 
 
 def _server_error(exc: ResultFailedError) -> Exception:
@@ -74,7 +76,8 @@ def _lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
     return GraphUnavailable(
         f"lost the connection to Neo4j at {settings.uri} ({type(exc).__name__}). Nothing of an unfinished "
         "transaction was written. Check `graphwiki neo4j status`, start it again with `graphwiki neo4j start` "
-        "(or `docker compose up -d`), then re-run: what was committed is kept and is not done twice.")
+        "(or `docker compose up -d`), then re-run: what was committed is kept and is not done twice."
+    )
 
 
 class Graph(Protocol):
@@ -200,8 +203,9 @@ class Reader:
     def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
         if self._tx is None:
             if self._session is None:
-                self._session = self.store.driver.session(database=self.settings.database,
-                                                          default_access_mode=READ_ACCESS)
+                self._session = self.store.driver.session(
+                    database=self.settings.database, default_access_mode=READ_ACCESS
+                )
             self._tx = self._session.begin_transaction()
         try:
             return [r.data() for r in self._tx.run(cypher, params)]

@@ -10,11 +10,12 @@ evals_job = dg.define_asset_job(
     selection=dg.AssetSelection.groups(GROUP, LARGE_GROUP),
     executor_def=dg.in_process_executor,
     description="Every benchmark on the eval instance, gated by evals/baselines.json (the corpus-scale "
-                "multi-hop sets take most of an hour).",
+    "multi-hop sets take most of an hour).",
 )
 
 
 @dg.definitions
 def defs() -> dg.Definitions:
-    return dg.Definitions(assets=EVAL_ASSETS, jobs=[evals_job],
-                          resources=resources_for("graphwiki", "neo4j", "embeddings", "llm"))
+    return dg.Definitions(
+        assets=EVAL_ASSETS, jobs=[evals_job], resources=resources_for("graphwiki", "neo4j", "embeddings", "llm")
+    )

@@ -14,7 +14,6 @@ the run by name once every other source of the run is committed (re-running cost
 no LLM call: their text is in the graph).
 """
 
-
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +58,9 @@ def _usage_metadata(llm, before) -> dict:
     return meta
 
 
-def _partition_metadata(context: dg.AssetExecutionContext, key: str, metadata: dict,
-                        asset_key: str | None = None) -> None:
+def _partition_metadata(
+    context: dg.AssetExecutionContext, key: str, metadata: dict, asset_key: str | None = None
+) -> None:
     """What one source's materialisation says of that source alone. The run's totals are
     on every partition's event as well; a table of the whole run would be copied into each of
     a backfill's hundreds of events, and say nothing about the partition it is shown on."""
@@ -68,13 +68,20 @@ def _partition_metadata(context: dg.AssetExecutionContext, key: str, metadata: d
 
 
 def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
-    return IngestConfig(batch_size=graphwiki.ingest_batch, max_bytes=graphwiki.max_source_bytes,
-                        extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source),
-                        schema=graphwiki.load_schema().config)
+    return IngestConfig(
+        batch_size=graphwiki.ingest_batch,
+        max_bytes=graphwiki.max_source_bytes,
+        extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source),
+        schema=graphwiki.load_schema().config,
+    )
 
 
-@dg.asset(**COMMON, io_manager_key=IO, kinds={"python"},
-          description="Each source file read, hashed and checked; unchanged text (same SHA256) stops here.")
+@dg.asset(
+    **COMMON,
+    io_manager_key=IO,
+    kinds={"python"},
+    description="Each source file read, hashed and checked; unchanged text (same SHA256) stops here.",
+)
 def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource) -> dict:
     folder = Path(graphwiki.sources_dir)
     items: list[SourceDocument | SourceRejected] = []
@@ -88,26 +95,49 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
         new, also, reports = triage(store, items, utc_now(), graphwiki.load_schema().config.extraction_version)
     out: dict[str, dict] = {r.path: {"status": r.status, "reason": r.reason, "path": r.path} for r in reports}
     for doc in new:
-        out[doc.path] = {"status": "new", "path": doc.path, "title": doc.title, "text": doc.text, "sha256": doc.sha256,
-                         "also_paths": also.get(doc.source_id, [])}
+        out[doc.path] = {
+            "status": "new",
+            "path": doc.path,
+            "title": doc.title,
+            "text": doc.text,
+            "sha256": doc.sha256,
+            "also_paths": also.get(doc.source_id, []),
+        }
     counts = {s: sum(v["status"] == s for v in out.values()) for s in ("new", "unchanged", "skipped")}
     problems = [{"path": v["path"], "reason": v["reason"]} for v in out.values() if v["status"] == "skipped"]
-    context.add_output_metadata({
-        **{f"sources_{s}": dg.MetadataValue.int(n) for s, n in counts.items()},
-        "skipped": dg.MetadataValue.md(markdown_table(problems[:50], ["path", "reason"], empty="none skipped")),
-    })
+    context.add_output_metadata(
+        {
+            **{f"sources_{s}": dg.MetadataValue.int(n) for s, n in counts.items()},
+            "skipped": dg.MetadataValue.md(markdown_table(problems[:50], ["path", "reason"], empty="none skipped")),
+        }
+    )
     for key, value in out.items():
-        _partition_metadata(context, key, {"source_status": dg.MetadataValue.text(value["status"]),
-                                           **({"source_reason": dg.MetadataValue.text(value["reason"])}
-                                              if value.get("reason") else {})})
+        _partition_metadata(
+            context,
+            key,
+            {
+                "source_status": dg.MetadataValue.text(value["status"]),
+                **({"source_reason": dg.MetadataValue.text(value["reason"])} if value.get("reason") else {}),
+            },
+        )
     return out
 
 
-@dg.asset(**COMMON, io_manager_key=IO, kinds={"python"}, tags={"graphwiki/llm": "extract"},
-          description="Concepts and atomic claims extracted against the fixed schema (validated); "
-                      "short sources share a call, calls run side by side.")
-def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, graphwiki: GraphwikiConfig,
-                         llm: LLMResource, embeddings: EmbeddingResource) -> dict:
+@dg.asset(
+    **COMMON,
+    io_manager_key=IO,
+    kinds={"python"},
+    tags={"graphwiki/llm": "extract"},
+    description="Concepts and atomic claims extracted against the fixed schema (validated); "
+    "short sources share a call, calls run side by side.",
+)
+def extracted_candidates(
+    context: dg.AssetExecutionContext,
+    sources: dict,
+    graphwiki: GraphwikiConfig,
+    llm: LLMResource,
+    embeddings: EmbeddingResource,
+) -> dict:
     client = llm.client()
     before = client.usage.snapshot()
     new = {key: v for key, v in sources.items() if v["status"] == "new"}
@@ -116,25 +146,39 @@ def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, graph
     schema = config.schema
     # the model loads only when a focus asks for it; outside it a source costs no extraction call
     scope = Scope(schema.purpose, LazyEmbedder(embeddings.model), schema.thresholds.scope_floor)
-    candidates, failed = extract_sources(client, docs, config.extract, progress=context.log.info,
-                                         also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())},
-                                         taxonomy=schema.taxonomy, scope=scope)
+    candidates, failed = extract_sources(
+        client,
+        docs,
+        config.extract,
+        progress=context.log.info,
+        also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())},
+        taxonomy=schema.taxonomy,
+        scope=scope,
+    )
     outside = sum(c.scope == "out" for c in candidates)
     out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
     out.update({c.path: c for c in candidates})
     out.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
-    context.add_output_metadata({
-        "sources_extracted": dg.MetadataValue.int(len(candidates) - outside),
-        "sources_out_of_scope": dg.MetadataValue.int(outside),
-        "sources_failed": dg.MetadataValue.int(len(failed)),
-        "concepts": dg.MetadataValue.int(sum(len(c.extraction.concepts) for c in candidates)),
-        "claims": dg.MetadataValue.int(sum(len(c.extraction.claims) for c in candidates)),
-        **_usage_metadata(client, before),
-    })
+    context.add_output_metadata(
+        {
+            "sources_extracted": dg.MetadataValue.int(len(candidates) - outside),
+            "sources_out_of_scope": dg.MetadataValue.int(outside),
+            "sources_failed": dg.MetadataValue.int(len(failed)),
+            "concepts": dg.MetadataValue.int(sum(len(c.extraction.concepts) for c in candidates)),
+            "claims": dg.MetadataValue.int(sum(len(c.extraction.claims) for c in candidates)),
+            **_usage_metadata(client, before),
+        }
+    )
     for c in candidates:
-        _partition_metadata(context, c.path, {"source_concepts": dg.MetadataValue.int(len(c.extraction.concepts)),
-                                              "source_claims": dg.MetadataValue.int(len(c.extraction.claims)),
-                                              "source_chunks": dg.MetadataValue.int(c.chunks)})
+        _partition_metadata(
+            context,
+            c.path,
+            {
+                "source_concepts": dg.MetadataValue.int(len(c.extraction.concepts)),
+                "source_claims": dg.MetadataValue.int(len(c.extraction.claims)),
+                "source_chunks": dg.MetadataValue.int(c.chunks),
+            },
+        )
     for r in failed:
         _partition_metadata(context, r.path, {"failed": dg.MetadataValue.text(r.reason)})
     return out
@@ -144,22 +188,37 @@ def extracted_candidates(context: dg.AssetExecutionContext, sources: dict, graph
     **COMMON,
     ins={"extracted_candidates": dg.AssetIn()},
     outs={
-        "resolved_concepts": dg.AssetOut(io_manager_key=IO, kinds={"neo4j"}, tags={"graphwiki/llm": "judge"},
-                                         description="Two-stage entity resolution: exact names, a vector-index "
-                                                     "screen, then one SAME/NOT_SAME judgment per candidate."),
-        "claim_links": dg.AssetOut(io_manager_key=IO, kinds={"neo4j"}, tags={"graphwiki/llm": "conflicts"},
-                                   description="Claims DERIVED_FROM their source and about their concepts, "
-                                               "contradictions found; each batch committed in one transaction, "
-                                               "then verified."),
+        "resolved_concepts": dg.AssetOut(
+            io_manager_key=IO,
+            kinds={"neo4j"},
+            tags={"graphwiki/llm": "judge"},
+            description="Two-stage entity resolution: exact names, a vector-index "
+            "screen, then one SAME/NOT_SAME judgment per candidate.",
+        ),
+        "claim_links": dg.AssetOut(
+            io_manager_key=IO,
+            kinds={"neo4j"},
+            tags={"graphwiki/llm": "conflicts"},
+            description="Claims DERIVED_FROM their source and about their concepts, "
+            "contradictions found; each batch committed in one transaction, "
+            "then verified.",
+        ),
     },
-    internal_asset_deps={"resolved_concepts": {dg.AssetKey("extracted_candidates")},
-                         "claim_links": {dg.AssetKey("resolved_concepts")}},
+    internal_asset_deps={
+        "resolved_concepts": {dg.AssetKey("extracted_candidates")},
+        "claim_links": {dg.AssetKey("resolved_concepts")},
+    },
     check_specs=VERIFY_SPECS,
     can_subset=False,
 )
-def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: dict,
-                       graphwiki: GraphwikiConfig, neo4j: Neo4jResource, embeddings: EmbeddingResource,
-                       llm: LLMResource):
+def resolve_and_commit(
+    context: dg.AssetExecutionContext,
+    extracted_candidates: dict,
+    graphwiki: GraphwikiConfig,
+    neo4j: Neo4jResource,
+    embeddings: EmbeddingResource,
+    llm: LLMResource,
+):
     client = llm.client()
     before = client.usage.snapshot()
     # In partition-key order (the IO manager loads them so): which sources share a batch, and
@@ -172,12 +231,21 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
     times = StageTimes()
     with neo4j.open() as store:
         if pending:
-            ingestor = Ingestor(store=store, embedder=embeddings.embedder(), llm=client, config=_config(graphwiki),
-                                times=times, log=context.log.info, purpose=run_actor(context))
+            ingestor = Ingestor(
+                store=store,
+                embedder=embeddings.embedder(),
+                llm=client,
+                config=_config(graphwiki),
+                times=times,
+                log=context.log.info,
+                purpose=run_actor(context),
+            )
 
             def committed(batch: list[CommitReport]) -> None:
                 reports.update((r.path, r) for r in batch)
-                context.log.info(f"committed {sum(r.status == 'new' for r in reports.values())} of {len(pending)} sources")
+                context.log.info(
+                    f"committed {sum(r.status == 'new' for r in reports.values())} of {len(pending)} sources"
+                )
 
             commit_extracted(ingestor, pending, progress=committed)
         written = [r.source_id for r in reports.values() if r.status == "new"]
@@ -186,53 +254,89 @@ def resolve_and_commit(context: dg.AssetExecutionContext, extracted_candidates: 
     if failed:
         raise dg.Failure(
             description=f"{len(failed)} of {len(reports)} sources failed (nothing of them was written; the other "
-                        f"{len(reports) - len(failed)} are in the graph, so a re-run retries only these): "
-                        + "; ".join(f"{k}: {r.reason}" for k, r in list(failed.items())[:10]),
-            metadata={"failed": dg.MetadataValue.md(markdown_table(
-                [{"source": k, "reason": r.reason} for k, r in failed.items()], ["source", "reason"]))},
+            f"{len(reports) - len(failed)} are in the graph, so a re-run retries only these): "
+            + "; ".join(f"{k}: {r.reason}" for k, r in list(failed.items())[:10]),
+            metadata={
+                "failed": dg.MetadataValue.md(
+                    markdown_table([{"source": k, "reason": r.reason} for k, r in failed.items()], ["source", "reason"])
+                )
+            },
             allow_retries=False,
         )
-    resolved = {key: {"status": r.status, "created": r.concepts_created, "merged": r.concepts_merged,
-                      "judgments": r.judgments} for key, r in reports.items()}
+    resolved = {
+        key: {"status": r.status, "created": r.concepts_created, "merged": r.concepts_merged, "judgments": r.judgments}
+        for key, r in reports.items()
+    }
     new = [r for r in reports.values() if r.status == "new"]
     for key, r in reports.items():
-        _partition_metadata(context, key, {"source_status": dg.MetadataValue.text(r.status),
-                                           "source_created": dg.MetadataValue.int(r.concepts_created),
-                                           "source_merged": dg.MetadataValue.int(r.concepts_merged)},
-                            asset_key="resolved_concepts")
-        _partition_metadata(context, key, {"source_status": dg.MetadataValue.text(r.status),
-                                           "source_claims": dg.MetadataValue.int(r.claims),
-                                           "source_contradictions": dg.MetadataValue.int(r.contradictions)},
-                            asset_key="claim_links")
+        _partition_metadata(
+            context,
+            key,
+            {
+                "source_status": dg.MetadataValue.text(r.status),
+                "source_created": dg.MetadataValue.int(r.concepts_created),
+                "source_merged": dg.MetadataValue.int(r.concepts_merged),
+            },
+            asset_key="resolved_concepts",
+        )
+        _partition_metadata(
+            context,
+            key,
+            {
+                "source_status": dg.MetadataValue.text(r.status),
+                "source_claims": dg.MetadataValue.int(r.claims),
+                "source_contradictions": dg.MetadataValue.int(r.contradictions),
+            },
+            asset_key="claim_links",
+        )
     usage = _usage_metadata(client, before)
-    yield dg.Output(resolved, output_name="resolved_concepts", metadata={
-        "created": dg.MetadataValue.int(sum(r.concepts_created for r in new)),
-        "merged": dg.MetadataValue.int(sum(r.concepts_merged for r in new)),
-        "judgments": dg.MetadataValue.int(sum(r.judgments for r in new)),
-        **usage,
-    })
-    yield dg.Output({k: r.model_dump() for k, r in reports.items()}, output_name="claim_links", metadata={
-        "sources_written": dg.MetadataValue.int(len(new)),
-        "claims": dg.MetadataValue.int(sum(r.claims for r in new)),
-        "contradictions": dg.MetadataValue.int(sum(r.contradictions for r in new)),
-        "settled": dg.MetadataValue.int(sum(r.settled for r in new)),
-        "flagged_for_review": dg.MetadataValue.int(sum(r.flagged_for_review for r in new)),
-        "seconds_by_stage": dg.MetadataValue.json(times.as_dict()),
-    })
+    yield dg.Output(
+        resolved,
+        output_name="resolved_concepts",
+        metadata={
+            "created": dg.MetadataValue.int(sum(r.concepts_created for r in new)),
+            "merged": dg.MetadataValue.int(sum(r.concepts_merged for r in new)),
+            "judgments": dg.MetadataValue.int(sum(r.judgments for r in new)),
+            **usage,
+        },
+    )
+    yield dg.Output(
+        {k: r.model_dump() for k, r in reports.items()},
+        output_name="claim_links",
+        metadata={
+            "sources_written": dg.MetadataValue.int(len(new)),
+            "claims": dg.MetadataValue.int(sum(r.claims for r in new)),
+            "contradictions": dg.MetadataValue.int(sum(r.contradictions for r in new)),
+            "settled": dg.MetadataValue.int(sum(r.settled for r in new)),
+            "flagged_for_review": dg.MetadataValue.int(sum(r.flagged_for_review for r in new)),
+            "seconds_by_stage": dg.MetadataValue.json(times.as_dict()),
+        },
+    )
     yield from checks
 
 
-@dg.asset(**COMMON, deps=["claim_links"], kinds={"neo4j"}, tags={"graphwiki/llm": "summarize"},
-          description="Summaries of concepts that now carry facts from more than one source, rewritten "
-                      "(several concepts per call).")
+@dg.asset(
+    **COMMON,
+    deps=["claim_links"],
+    kinds={"neo4j"},
+    tags={"graphwiki/llm": "summarize"},
+    description="Summaries of concepts that now carry facts from more than one source, rewritten "
+    "(several concepts per call).",
+)
 def summaries(context: dg.AssetExecutionContext, neo4j: Neo4jResource, llm: LLMResource) -> dg.MaterializeResult:
     client = llm.client()
     before = client.usage.snapshot()
     with neo4j.open() as store:
         run = refresh_summaries(store, client, utc_now())
     if run.failed_calls:
-        context.log.warning(f"{run.failed_calls} summary call(s) failed; those concepts stay marked for a later run: "
-                            f"{(run.errors or [''])[0]}")
-    return dg.MaterializeResult(metadata={"refreshed": dg.MetadataValue.int(run.refreshed),
-                                          "failed_calls": dg.MetadataValue.int(run.failed_calls),
-                                          **_usage_metadata(client, before)})
+        context.log.warning(
+            f"{run.failed_calls} summary call(s) failed; those concepts stay marked for a later run: "
+            f"{(run.errors or [''])[0]}"
+        )
+    return dg.MaterializeResult(
+        metadata={
+            "refreshed": dg.MetadataValue.int(run.refreshed),
+            "failed_calls": dg.MetadataValue.int(run.failed_calls),
+            **_usage_metadata(client, before),
+        }
+    )

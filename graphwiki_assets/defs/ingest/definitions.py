@@ -13,6 +13,8 @@ def defs() -> dg.Definitions:
         assets=[sources, extracted_candidates, resolve_and_commit, summaries],
         jobs=[ingest_job],
         sensors=[sources_sensor],
-        resources={"ingest_io_manager": PartitionFilesIOManager(),
-                   **resources_for("graphwiki", "neo4j", "embeddings", "llm")},
+        resources={
+            "ingest_io_manager": PartitionFilesIOManager(),
+            **resources_for("graphwiki", "neo4j", "embeddings", "llm"),
+        },
     )

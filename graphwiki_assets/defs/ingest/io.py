@@ -31,7 +31,8 @@ class PartitionFilesIOManager(dg.ConfigurableIOManager):
         missing = [k for k in keys if k not in obj]
         if missing:
             raise dg.DagsterInvariantViolationError(
-                f"{context.asset_key.to_user_string()} returned no value for partitions {missing[:5]}")
+                f"{context.asset_key.to_user_string()} returned no value for partitions {missing[:5]}"
+            )
         folder = self._folder(context.step_context.instance, context.asset_key)
         folder.mkdir(parents=True, exist_ok=True)
         for key in keys:
@@ -51,6 +52,7 @@ class PartitionFilesIOManager(dg.ConfigurableIOManager):
             if not path.exists():
                 raise dg.DagsterInvariantViolationError(
                     f"{context.asset_key.to_user_string()} has not been materialised for partition {key!r}; "
-                    "materialise it (and its upstream assets) first")
+                    "materialise it (and its upstream assets) first"
+                )
             out[key] = pickle.loads(path.read_bytes())
         return out

@@ -59,11 +59,16 @@ def run_tags(count: int, llm_label: str, batch: int) -> dict[str, str]:
     return {"graphwiki/sources": str(count), "graphwiki/llm": llm_label, "graphwiki/batch": str(batch)}
 
 
-@dg.sensor(job=ingest_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
-           description="Watches the sources folder; new or changed files become partitions, and those whose text "
-                       "the graph does not hold yet become a few runs of many partitions.")
-def sources_sensor(context: dg.SensorEvaluationContext, graphwiki: GraphwikiConfig,
-                   neo4j: Neo4jResource, llm: LLMResource) -> dg.SensorResult | dg.SkipReason:
+@dg.sensor(
+    job=ingest_job,
+    minimum_interval_seconds=30,
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description="Watches the sources folder; new or changed files become partitions, and those whose text "
+    "the graph does not hold yet become a few runs of many partitions.",
+)
+def sources_sensor(
+    context: dg.SensorEvaluationContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource, llm: LLMResource
+) -> dg.SensorResult | dg.SkipReason:
     folder = Path(graphwiki.sources_dir)
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     current: dict[str, str] = {}
@@ -85,8 +90,12 @@ def sources_sensor(context: dg.SensorEvaluationContext, graphwiki: GraphwikiConf
     try:
         version = graphwiki.load_schema().config.extraction_version
         with neo4j.open() as store:
-            known = {r["sha256"]: r["id"] for r in store.query(cypher.SOURCES_BY_SHA, sha256s=sorted(set(shas.values())),
-                                                               extraction_version=version)}
+            known = {
+                r["sha256"]: r["id"]
+                for r in store.query(
+                    cypher.SOURCES_BY_SHA, sha256s=sorted(set(shas.values())), extraction_version=version
+                )
+            }
     except (GraphUnavailable, ConfigError) as exc:
         return dg.SkipReason(f"{exc} (the files are looked at again on the next tick)")
 
@@ -97,16 +106,29 @@ def sources_sensor(context: dg.SensorEvaluationContext, graphwiki: GraphwikiConf
     runs = []
     for first, last, count in ranges(list(existing) + new_keys, wanted):
         digest = hashlib.sha1(json.dumps([current.get(k) for k in sorted(wanted)]).encode()).hexdigest()[:12]
-        runs.append(dg.RunRequest(run_key=f"{first}..{last}@{digest}",
-                                  tags={RANGE_START: first, RANGE_END: last, **run_tags(count, llm.label(), graphwiki.ingest_batch)}))
+        runs.append(
+            dg.RunRequest(
+                run_key=f"{first}..{last}@{digest}",
+                tags={RANGE_START: first, RANGE_END: last, **run_tags(count, llm.label(), graphwiki.ingest_batch)},
+            )
+        )
     events = [
-        dg.AssetMaterialization(asset_key=asset, partition=key, metadata={
-            "status": "unchanged", "source_id": known[shas[key]],
-            "note": "the graph already holds this text (same SHA256); no run was needed"})
-        for key in sorted(in_graph) for asset in INGEST_ASSETS
+        dg.AssetMaterialization(
+            asset_key=asset,
+            partition=key,
+            metadata={
+                "status": "unchanged",
+                "source_id": known[shas[key]],
+                "note": "the graph already holds this text (same SHA256); no run was needed",
+            },
+        )
+        for key in sorted(in_graph)
+        for asset in INGEST_ASSETS
     ]
-    context.log.info(f"{len(touched)} new or changed file(s): {len(in_graph)} already in the graph, "
-                     f"{len(wanted)} to ingest in {len(runs)} run(s)")
+    context.log.info(
+        f"{len(touched)} new or changed file(s): {len(in_graph)} already in the graph, "
+        f"{len(wanted)} to ingest in {len(runs)} run(s)"
+    )
     return dg.SensorResult(
         run_requests=runs,
         dynamic_partitions_requests=[source_partitions.build_add_request(new_keys)] if new_keys else [],

@@ -19,10 +19,16 @@ def verify_results(store: GraphStore, source_ids: list[str] | None = None):
     for name in GATES:
         result = results.get(name)
         if result is None:
-            yield dg.AssetCheckResult(check_name=name, passed=False, severity=dg.AssetCheckSeverity.ERROR,
-                                      metadata={"error": "gate not implemented by core.lint.verify"})
+            yield dg.AssetCheckResult(
+                check_name=name,
+                passed=False,
+                severity=dg.AssetCheckSeverity.ERROR,
+                metadata={"error": "gate not implemented by core.lint.verify"},
+            )
             continue
         yield dg.AssetCheckResult(
-            check_name=name, passed=result.count == 0, severity=dg.AssetCheckSeverity.ERROR,
+            check_name=name,
+            passed=result.count == 0,
+            severity=dg.AssetCheckSeverity.ERROR,
             metadata={"violations": result.count, "examples": dg.MetadataValue.json(list(result.offending)[:20])},
         )

@@ -25,21 +25,31 @@ class LintRunConfig(dg.Config):
 
 
 @dg.asset(
-    group_name=GROUP, deps=["claim_links"], kinds={"neo4j"}, automation_condition=AFTER_INGEST,
+    group_name=GROUP,
+    deps=["claim_links"],
+    kinds={"neo4j"},
+    automation_condition=AFTER_INGEST,
     check_specs=[dg.AssetCheckSpec(name, asset="lint_report", description=text) for name, (_, text) in CHECKS.items()],
     description="Graph health: orphans, disputes, judgments to spot-check, staleness, integrity gates, drift, hubs.",
 )
-def lint_report(context: dg.AssetExecutionContext, config: LintRunConfig, neo4j: Neo4jResource,
-                graphwiki: GraphwikiConfig) -> dg.MaterializeResult:
+def lint_report(
+    context: dg.AssetExecutionContext, config: LintRunConfig, neo4j: Neo4jResource, graphwiki: GraphwikiConfig
+) -> dg.MaterializeResult:
     sources_dir = Path(graphwiki.sources_dir)
     settings = LintConfig.with_thresholds(
-        graphwiki.load_schema().config.thresholds, stale_days=config.stale_days, hub_limit=config.hub_limit,
-        review_days=config.review_days, sample_size=config.sample_size, max_orphan_rate=config.max_orphan_rate,
-        sources_dir=sources_dir)
+        graphwiki.load_schema().config.thresholds,
+        stale_days=config.stale_days,
+        hub_limit=config.hub_limit,
+        review_days=config.review_days,
+        sample_size=config.sample_size,
+        max_orphan_rate=config.max_orphan_rate,
+        sources_dir=sources_dir,
+    )
     with neo4j.open() as store:
         report = run_lint(store, config=settings, actor=run_actor(context))
         if config.flag_drift:
             flagged = flag_file_drift(store, sources_dir, report.generated_at)
             context.log.info(f"flagged the dependents of {len(flagged)} changed source file(s)")
-    return dg.MaterializeResult(metadata=report_metadata(report),
-                                check_results=[check_result(c) for c in report.checks])
+    return dg.MaterializeResult(
+        metadata=report_metadata(report), check_results=[check_result(c) for c in report.checks]
+    )

@@ -27,16 +27,20 @@ def check_table(result: CheckResult) -> dg.TableMetadataValue | dg.TextMetadataV
     for name in names:
         seen = {type(r.get(name)) for r in result.rows if r.get(name) is not None}
         types[name] = _TYPES.get(seen.pop(), "string") if len(seen) == 1 else "string"
-    records = [dg.TableRecord({n: _text(r.get(n)) if types[n] == "string" else r.get(n) for n in names})
-               for r in result.rows]
-    return dg.MetadataValue.table(records=records,
-                                  schema=dg.TableSchema(columns=[dg.TableColumn(n, types[n]) for n in names]))
+    records = [
+        dg.TableRecord({n: _text(r.get(n)) if types[n] == "string" else r.get(n) for n in names}) for r in result.rows
+    ]
+    return dg.MetadataValue.table(
+        records=records, schema=dg.TableSchema(columns=[dg.TableColumn(n, types[n]) for n in names])
+    )
 
 
 def report_metadata(report: LintReport) -> dict:
     meta: dict = {"report": dg.MetadataValue.md(report.markdown()), "severity": report.severity}
     for name, value in report.metrics.items():
-        meta[name] = dg.MetadataValue.float(float(value)) if isinstance(value, float) else dg.MetadataValue.int(int(value))
+        meta[name] = (
+            dg.MetadataValue.float(float(value)) if isinstance(value, float) else dg.MetadataValue.int(int(value))
+        )
     for result in report.checks:
         meta[f"check_{result.name}"] = check_table(result)
     return meta
@@ -46,7 +50,14 @@ def check_result(result: CheckResult) -> dg.AssetCheckResult:
     """info passes; warn and error fail with that severity (a warn does not block anything)."""
     severity = dg.AssetCheckSeverity.ERROR if result.severity == "error" else dg.AssetCheckSeverity.WARN
     return dg.AssetCheckResult(
-        check_name=result.name, passed=result.passed, severity=severity,
-        metadata={"count": result.count, "total": result.total, "ratio": float(result.ratio),
-                  "offending": dg.MetadataValue.json(list(result.offending)), "description": result.description},
+        check_name=result.name,
+        passed=result.passed,
+        severity=severity,
+        metadata={
+            "count": result.count,
+            "total": result.total,
+            "ratio": float(result.ratio),
+            "offending": dg.MetadataValue.json(list(result.offending)),
+            "description": result.description,
+        },
     )

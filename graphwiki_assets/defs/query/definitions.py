@@ -29,36 +29,48 @@ from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource, resources_for
 
 # Both assets: the query group, after claim_links
-AFTER_CLAIM_LINKS: dict[str, Any] = {"group_name": "query", "deps": [dg.AssetKey("claim_links")], "kinds": {"neo4j"},
-                     "automation_condition": AFTER_INGEST}
+AFTER_CLAIM_LINKS: dict[str, Any] = {
+    "group_name": "query",
+    "deps": [dg.AssetKey("claim_links")],
+    "kinds": {"neo4j"},
+    "automation_condition": AFTER_INGEST,
+}
 
 
-@dg.asset(**AFTER_CLAIM_LINKS,
-          description="The named GDS projection (concepts, claims, sources) that PageRank queries stream from, and "
-                      "the FastRP node embeddings of its concept layer (Concept.structure) for hybrid retrieval.")
+@dg.asset(
+    **AFTER_CLAIM_LINKS,
+    description="The named GDS projection (concepts, claims, sources) that PageRank queries stream from, and "
+    "the FastRP node embeddings of its concept layer (Concept.structure) for hybrid retrieval.",
+)
 def graph_projection(neo4j: Neo4jResource) -> dg.MaterializeResult:
     with neo4j.open() as store:
         status, structure = rebuild_projection(store)
-    return dg.MaterializeResult(metadata={
-        "projection": status.name,
-        "concepts_embedded": dg.MetadataValue.int(structure["written"]),
-        "structure_dimension": dg.MetadataValue.int(structure["dimension"]),
-        "nodes": dg.MetadataValue.int(status.nodes),
-        "relationships": dg.MetadataValue.int(status.relationships),
-        "relationship_types": ", ".join(status.types),
-        "seconds": dg.MetadataValue.float(status.seconds),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "projection": status.name,
+            "concepts_embedded": dg.MetadataValue.int(structure["written"]),
+            "structure_dimension": dg.MetadataValue.int(structure["dimension"]),
+            "nodes": dg.MetadataValue.int(status.nodes),
+            "relationships": dg.MetadataValue.int(status.relationships),
+            "relationship_types": ", ".join(status.types),
+            "seconds": dg.MetadataValue.float(status.seconds),
+        }
+    )
 
 
-@dg.asset(**AFTER_CLAIM_LINKS,
-          description="Each concept's stored neighbourhood signature, which 'shaped like X' questions match against.")
+@dg.asset(
+    **AFTER_CLAIM_LINKS,
+    description="Each concept's stored neighbourhood signature, which 'shaped like X' questions match against.",
+)
 def shape_signatures(neo4j: Neo4jResource) -> dg.MaterializeResult:
     with neo4j.open() as store:
         done = refresh_signatures(store)
-    return dg.MaterializeResult(metadata={
-        "stale": dg.MetadataValue.int(done["stale"]),
-        "written": dg.MetadataValue.int(done["written"]),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "stale": dg.MetadataValue.int(done["stale"]),
+            "written": dg.MetadataValue.int(done["written"]),
+        }
+    )
 
 
 class CommunitiesConfig(dg.Config):
@@ -69,21 +81,39 @@ class CommunitiesConfig(dg.Config):
 
 
 @dg.asset(
-    group_name="query", deps=[graph_projection], kinds={"neo4j", "gds"},
-    check_specs=[dg.AssetCheckSpec("every_community_reported", asset="communities", blocking=True,
-                                   description="Every community has a title and summary (a failed LLM call leaves "
-                                               "its communities unreported until the next run).")],
+    group_name="query",
+    deps=[graph_projection],
+    kinds={"neo4j", "gds"},
+    check_specs=[
+        dg.AssetCheckSpec(
+            "every_community_reported",
+            asset="communities",
+            blocking=True,
+            description="Every community has a title and summary (a failed LLM call leaves "
+            "its communities unreported until the next run).",
+        )
+    ],
     description="Leiden communities of the concept graph (GDS), each with a title and summary; global questions "
-                "are answered from them. A community whose members did not change keeps its report (no LLM call).",
+    "are answered from them. A community whose members did not change keeps its report (no LLM call).",
 )
-def communities(context: dg.AssetExecutionContext, config: CommunitiesConfig, neo4j: Neo4jResource,
-                embeddings: EmbeddingResource, llm: LLMResource) -> dg.MaterializeResult:
+def communities(
+    context: dg.AssetExecutionContext,
+    config: CommunitiesConfig,
+    neo4j: Neo4jResource,
+    embeddings: EmbeddingResource,
+    llm: LLMResource,
+) -> dg.MaterializeResult:
     settings = CommunityConfig(min_size=config.min_size, gamma=config.gamma, per_call=config.per_call)
     with neo4j.open() as store:
         run = refresh_communities(store, embeddings.embedder(), llm.client(), settings, log=context.log.info)
         top = [c for c in list_communities(store) if c["top"]]
-    table = markdown_table([{"size": c["size"], "title": c["title"], "summary": c["summary"][:160], "kind": c["kind"]}
-                            for c in top[: config.shown]], ["size", "title", "summary", "kind"])
+    table = markdown_table(
+        [
+            {"size": c["size"], "title": c["title"], "summary": c["summary"][:160], "kind": c["kind"]}
+            for c in top[: config.shown]
+        ],
+        ["size", "title", "summary", "kind"],
+    )
     plot = markdown_image(size_plot(run.top_sizes), "community sizes") if run.top_sizes else "_no communities_"
     return dg.MaterializeResult(
         metadata={
@@ -101,10 +131,16 @@ def communities(context: dg.AssetExecutionContext, config: CommunitiesConfig, ne
             "largest": dg.MetadataValue.md(table),
             "sizes": dg.MetadataValue.md(plot),
         },
-        check_results=[dg.AssetCheckResult(
-            check_name="every_community_reported", passed=not run.failed,
-            metadata={"unreported": dg.MetadataValue.int(len(run.failed)),
-                      "errors": dg.MetadataValue.text("; ".join(run.errors[:3]) or "none")})],
+        check_results=[
+            dg.AssetCheckResult(
+                check_name="every_community_reported",
+                passed=not run.failed,
+                metadata={
+                    "unreported": dg.MetadataValue.int(len(run.failed)),
+                    "errors": dg.MetadataValue.text("; ".join(run.errors[:3]) or "none"),
+                },
+            )
+        ],
     )
 
 
@@ -113,13 +149,20 @@ class QuestionsConfig(dg.Config):
 
 
 @dg.asset(
-    group_name="query", deps=[graph_projection], kinds={"neo4j"},
+    group_name="query",
+    deps=[graph_projection],
+    kinds={"neo4j"},
     description="A batch of questions (run config) answered from the graph; each answer that cites its sources is "
-                "filed back as an :Answer that later questions find. Filed answers are derived, never a source, and "
-                "are flagged needs_review when a source they cite changes.",
+    "filed back as an :Answer that later questions find. Filed answers are derived, never a source, and "
+    "are flagged needs_review when a source they cite changes.",
 )
-def filed_answers(context: dg.AssetExecutionContext, config: QuestionsConfig, neo4j: Neo4jResource,
-                  embeddings: EmbeddingResource, llm: LLMResource) -> dg.MaterializeResult:
+def filed_answers(
+    context: dg.AssetExecutionContext,
+    config: QuestionsConfig,
+    neo4j: Neo4jResource,
+    embeddings: EmbeddingResource,
+    llm: LLMResource,
+) -> dg.MaterializeResult:
     embedder, client = embeddings.embedder(), llm.client()
     rows, actor = [], run_actor(context)
     with neo4j.open() as store:
@@ -130,26 +173,46 @@ def filed_answers(context: dg.AssetExecutionContext, config: QuestionsConfig, ne
             except NotFileable as exc:
                 filed, why = "", str(exc)
             context.log.info(f"{question!r}: {'filed as ' + filed if filed else 'not filed: ' + why}")
-            rows.append({"question": question, "shape": answer.shape, "citations": len(answer.citations),
-                         "filed": filed, "why not": why})
-    return dg.MaterializeResult(metadata={
-        "questions": dg.MetadataValue.int(len(rows)),
-        "filed": dg.MetadataValue.int(sum(bool(r["filed"]) for r in rows)),
-        "answers": dg.MetadataValue.md(markdown_table(rows, ["question", "shape", "citations", "filed", "why not"])),
-    })
+            rows.append(
+                {
+                    "question": question,
+                    "shape": answer.shape,
+                    "citations": len(answer.citations),
+                    "filed": filed,
+                    "why not": why,
+                }
+            )
+    return dg.MaterializeResult(
+        metadata={
+            "questions": dg.MetadataValue.int(len(rows)),
+            "filed": dg.MetadataValue.int(sum(bool(r["filed"]) for r in rows)),
+            "answers": dg.MetadataValue.md(
+                markdown_table(rows, ["question", "shape", "citations", "filed", "why not"])
+            ),
+        }
+    )
 
 
-communities_job = dg.define_asset_job("refresh_communities", selection=dg.AssetSelection.assets(communities),
-                                      description="Detect communities and report the new ones.")
+communities_job = dg.define_asset_job(
+    "refresh_communities",
+    selection=dg.AssetSelection.assets(communities),
+    description="Detect communities and report the new ones.",
+)
 
 daily_communities = dg.ScheduleDefinition(
-    name="daily_communities", job=communities_job, cron_schedule="0 5 * * *",
+    name="daily_communities",
+    job=communities_job,
+    cron_schedule="0 5 * * *",
     default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Communities follow the graph once a day; only changed communities cost LLM calls.")
+    description="Communities follow the graph once a day; only changed communities cost LLM calls.",
+)
 
 
 @dg.definitions
 def defs() -> dg.Definitions:
-    return dg.Definitions(assets=[graph_projection, shape_signatures, communities, filed_answers],
-                          jobs=[communities_job], schedules=[daily_communities],
-                          resources=resources_for("neo4j", "embeddings", "llm"))
+    return dg.Definitions(
+        assets=[graph_projection, shape_signatures, communities, filed_answers],
+        jobs=[communities_job],
+        schedules=[daily_communities],
+        resources=resources_for("neo4j", "embeddings", "llm"),
+    )

@@ -14,8 +14,13 @@ _ALIAS_MARKER = re.compile(
     r"(?:known\s+as|called|referred\s+to\s+as|nicknamed|abbreviated(?:\s+as)?|a\.k\.a\.?|aka|dubbed)\s+",
     re.IGNORECASE,
 )
-_LIST_END = re.compile(r"\s+(?:is|was|are|were|has|had|will|which|who|that)\s|[;:()]|,\s*(?:and|or)?\s*(?=\w+\s+known\s+as)|$")
-_PAREN_LEAD = re.compile(r"^(?:or\s+|formerly\s+|née\s+|born\s+|short\s+for\s+|abbreviated\s+(?:as\s+)?|a\.k\.a\.?\s+|aka\s+|[A-Z][a-z]+:\s*)", re.IGNORECASE)
+_LIST_END = re.compile(
+    r"\s+(?:is|was|are|were|has|had|will|which|who|that)\s|[;:()]|,\s*(?:and|or)?\s*(?=\w+\s+known\s+as)|$"
+)
+_PAREN_LEAD = re.compile(
+    r"^(?:or\s+|formerly\s+|née\s+|born\s+|short\s+for\s+|abbreviated\s+(?:as\s+)?|a\.k\.a\.?\s+|aka\s+|[A-Z][a-z]+:\s*)",
+    re.IGNORECASE,
+)
 
 
 def split_alias_list(text: str) -> list[str]:

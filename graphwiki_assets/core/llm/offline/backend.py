@@ -39,14 +39,18 @@ def _extract_each(req: ExtractBatchRequest) -> ExtractBatchResponse:
     documents = []
     for doc in req.documents:
         found = extraction.extract(doc)
-        documents.append(DocumentExtraction(doc_id=doc.source_id, concepts=found.concepts, claims=found.claims,
-                                            dropped=found.dropped))
+        documents.append(
+            DocumentExtraction(
+                doc_id=doc.source_id, concepts=found.concepts, claims=found.claims, dropped=found.dropped
+            )
+        )
     return ExtractBatchResponse(documents=documents)
 
 
 def _summarize_each(req: SummaryBatchRequest) -> SummaryBatchResponse:
-    return SummaryBatchResponse(summaries=[ConceptSummary(concept_id=c.concept_id, summary=answer.summarize(c).summary)
-                                           for c in req.concepts])
+    return SummaryBatchResponse(
+        summaries=[ConceptSummary(concept_id=c.concept_id, summary=answer.summarize(c).summary) for c in req.concepts]
+    )
 
 
 _RULES: dict[str, Callable[[Any], Any]] = {

@@ -65,7 +65,9 @@ def capitalised_runs(sentence: str, masked: list[Span]) -> list[Span]:
 
     while i < n:
         tok = toks[i][0]
-        leading_number = bool(_NUMBER.fullmatch(tok)) and i + 1 < n and capish(i + 1) and i > 0 and toks[i - 1][0].lower() == "the"
+        leading_number = (
+            bool(_NUMBER.fullmatch(tok)) and i + 1 < n and capish(i + 1) and i > 0 and toks[i - 1][0].lower() == "the"
+        )
         if not (capish(i) or leading_number):
             i += 1
             continue
@@ -79,7 +81,9 @@ def capitalised_runs(sentence: str, masked: list[Span]) -> list[Span]:
                 j += 1  # "Paris 2024", "Route 17"
                 break
             k = j + 1  # up to two connectors, then a capitalised token
-            while k < n and k - j <= 2 and joined(k - 1, k) and _connector(toks[k][0], toks[k - 1][0], toks[i][0].lower()):
+            while (
+                k < n and k - j <= 2 and joined(k - 1, k) and _connector(toks[k][0], toks[k - 1][0], toks[i][0].lower())
+            ):
                 k += 1
             if k > j + 1 and k < n and joined(k - 1, k) and capish(k):
                 j = k
@@ -113,7 +117,9 @@ def _starts_sentence(sentence: str, toks: list[tuple[str, int, int]], i: int) ->
 
 def _clean_run(sentence: str, toks: list[tuple[str, int, int]], i: int, j: int) -> list[Span]:
     at_start = _starts_sentence(sentence, toks, i)
-    while i <= j and (toks[i][0].lower() in ("the", "a", "an", "of", "&") or (at_start and toks[i][0].lower() in SENTENCE_STARTERS)):
+    while i <= j and (
+        toks[i][0].lower() in ("the", "a", "an", "of", "&") or (at_start and toks[i][0].lower() in SENTENCE_STARTERS)
+    ):
         i += 1
         at_start = False
     while j >= i and (toks[j][0].lower() in STOPWORDS or toks[j][0].lower() in _PARTICLES):
@@ -137,7 +143,13 @@ def _clean_run(sentence: str, toks: list[tuple[str, int, int]], i: int, j: int) 
     text = sentence[toks[i][1] : toks[j][2]]
     text = re.sub(r"'s$", "", text)
     lone = words[0].lower().removesuffix("'s")
-    if len(words) == 1 and (re.fullmatch(r"[IVXLCDM]+", words[0]) and len(words[0]) < 4 or lone in SENTENCE_STARTERS or lone in PERSON_ROLES or lone in _UNITS):
+    if len(words) == 1 and (
+        re.fullmatch(r"[IVXLCDM]+", words[0])
+        and len(words[0]) < 4
+        or lone in SENTENCE_STARTERS
+        or lone in PERSON_ROLES
+        or lone in _UNITS
+    ):
         return []  # a roman numeral, a common word ("First and ...") or a bare title ("President")
     kind = "acronym" if len(words) == 1 and acronym_letters(words[0]) else "name"
     if len(words) == 1 and len(text) < 2:

@@ -29,10 +29,15 @@ def title(community: CommunityInput) -> str:
 
 def summary(community: CommunityInput) -> str:
     firsts = [first_sentence(m.summary) for m in community.members if m.summary.strip()]
-    return (join_within(distinct_sentences(firsts + community.facts), MAX_REPORT_CHARS)
-            or f"{len(community.members)} concepts with no facts recorded.")
+    return (
+        join_within(distinct_sentences(firsts + community.facts), MAX_REPORT_CHARS)
+        or f"{len(community.members)} concepts with no facts recorded."
+    )
 
 
 def community_reports(req: CommunityReportRequest) -> CommunityReportResponse:
-    return CommunityReportResponse(reports=[CommunityReport(community_id=c.community_id, title=title(c), summary=summary(c))
-                                            for c in req.communities])
+    return CommunityReportResponse(
+        reports=[
+            CommunityReport(community_id=c.community_id, title=title(c), summary=summary(c)) for c in req.communities
+        ]
+    )

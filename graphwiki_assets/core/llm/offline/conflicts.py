@@ -51,7 +51,11 @@ _ANTONYMS.pop(stem("capital"), None)
 _ANTONYMS.pop(stem("province"), None)
 _NEG_PREFIXES = ("un", "in", "im", "il", "ir", "non", "non-", "dis", "de", "a")
 # "one" is left out: it is a pronoun far more often than a count ("one of the ...")
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero _ two three four five six seven eight nine ten eleven twelve".split()) if w != "_"}
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate("zero _ two three four five six seven eight nine ten eleven twelve".split())
+    if w != "_"
+}
 
 
 def _tokens(text: str) -> list[str]:
@@ -93,14 +97,21 @@ def _proper_names(text: str, concept: set[str]) -> set[str]:
     for i, m in enumerate(re.finditer(r"[A-Za-z][\w'\-]*", text)):
         word = m.group()
         low = word.lower()
-        if word[:1].isupper() and low not in concept and low not in STOPWORDS and not (i == 0 and low in SENTENCE_STARTERS):
+        if (
+            word[:1].isupper()
+            and low not in concept
+            and low not in STOPWORDS
+            and not (i == 0 and low in SENTENCE_STARTERS)
+        ):
             names.add(low)
     return names
 
 
 _COPULA = re.compile(
     r"^\s*(?:the\s+)?(?P<subject>[^,;:]+?)\s+(?:is|are|was|were)\s+(?P<neg>not\s+)?(?:an?\s+|the\s+)?"
-    r"(?P<predicate>[\w\-]+(?:\s+[\w\-]+){0,2})", re.IGNORECASE)
+    r"(?P<predicate>[\w\-]+(?:\s+[\w\-]+){0,2})",
+    re.IGNORECASE,
+)
 
 
 def _copular_predicate(text: str, concept: set[str]) -> tuple[dict[str, str], bool] | None:
@@ -128,8 +139,12 @@ def relate(pair: ClaimPair) -> tuple[Relation, str]:
     concept = _names_of(pair)
     pa, pb = _copular_predicate(pair.new_claim, concept), _copular_predicate(pair.existing_claim, concept)
     if pa and pb and pa[1] == pb[1]:
-        opposite = [(pa[0][x], pb[0][y]) for x in pa[0].keys() - pb[0].keys() for y in pb[0].keys() - pa[0].keys()
-                    if _is_antonym(x, y)]
+        opposite = [
+            (pa[0][x], pb[0][y])
+            for x in pa[0].keys() - pb[0].keys()
+            for y in pb[0].keys() - pa[0].keys()
+            if _is_antonym(x, y)
+        ]
         if opposite:
             return "contradicts", f"the two definitions are opposite: '{opposite[0][0]}' vs '{opposite[0][1]}'"
     names_a, names_b = _proper_names(pair.new_claim, concept), _proper_names(pair.existing_claim, concept)
@@ -173,9 +188,15 @@ def relate(pair: ClaimPair) -> tuple[Relation, str]:
     if overlap >= 0.6 and jaccard >= 0.5:
         same_time = years_a == years_b or not (years_a and years_b)
         if same_time and nums_a and len(nums_a) == len(nums_b) and nums_a != nums_b:
-            return "contradicts", f"different numbers for the same thing ({', '.join(sorted(nums_a))} vs {', '.join(sorted(nums_b))})"
+            return (
+                "contradicts",
+                f"different numbers for the same thing ({', '.join(sorted(nums_a))} vs {', '.join(sorted(nums_b))})",
+            )
         if years_a and years_b and years_a.isdisjoint(years_b) and not (nums_a or nums_b):
-            return "contradicts", f"different dates for the same thing ({', '.join(sorted(years_a))} vs {', '.join(sorted(years_b))})"
+            return (
+                "contradicts",
+                f"different dates for the same thing ({', '.join(sorted(years_a))} vs {', '.join(sorted(years_b))})",
+            )
     if overlap >= 0.8 and negated == bool(flips) and years_a == years_b and nums_a == nums_b:
         return "supports", "the claims state the same thing"
     return "unrelated", "related statements, no conflict found"

@@ -22,7 +22,9 @@ _PRED_STOP = frozenset(
     until based located which that who whose where when whereas while and or but as than
     known called founded created""".split()
 )
-_FORM_WORDS = frozenset("form type kind sort variety species genus style subset variant breed dialect brand version".split())
+_FORM_WORDS = frozenset(
+    "form type kind sort variety species genus style subset variant breed dialect brand version".split()
+)
 _NO_TYPE = frozenset(
     """member part one group series number pair set collection list name home son daughter wife
     husband father mother brother sister child children parent cousin nephew niece uncle aunt

@@ -31,7 +31,9 @@ from graphwiki_assets.core.llm.offline.titles import document_title, heading_nam
 from graphwiki_assets.core.normal_forms import norm_name
 
 _TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3
-_AUX_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b")
+_AUX_AFTER = re.compile(
+    r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b"
+)
 _MAX_DESCRIPTION = 240
 
 
@@ -163,7 +165,9 @@ def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResp
         description = c.description or first_mention(sentences, c, _MAX_DESCRIPTION)
         if not description and c is title and sentences:
             description = clip(sentences[0], _MAX_DESCRIPTION)
-        concepts.append(ExtractedConcept(name=c.name, type=c.type or "Concept", description=description, aliases=c.aliases))
+        concepts.append(
+            ExtractedConcept(name=c.name, type=c.type or "Concept", description=description, aliases=c.aliases)
+        )
     return ExtractResponse(concepts=concepts, claims=claims)
 
 
@@ -206,7 +210,9 @@ def _definition(reg: _Registry, sentence: str, i: int, title: _Concept | None) -
     words = subject.split()
     refers_back = words[0].lower() in PRONOUNS or (len(words) == 2 and words[0].lower() == "the" and words[1].islower())
     named = strip_article(subject)
-    if refers_back or (title is not None and re.match(rf"(?:the\s+)?{re.escape(title.name)}(?!\w)", sentence, re.IGNORECASE)):
+    if refers_back or (
+        title is not None and re.match(rf"(?:the\s+)?{re.escape(title.name)}(?!\w)", sentence, re.IGNORECASE)
+    ):
         target = title
     elif reg.find(subject) is not None or named[:1].isupper() and any(w[:1].isupper() for w in named.split()[1:]):
         target = reg.add(subject, i)

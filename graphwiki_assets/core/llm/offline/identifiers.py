@@ -75,16 +75,21 @@ def listing(name: str) -> Listing:
 def identifiers_conflict(a: Listing, b: Listing) -> bool:
     """Each states a version the other lacks ("Atlas 2" / "Atlas 3"; "Atlas 2007" and
     "Atlas 2007 for Win 98" do not conflict), or both state codes and share none."""
-    return bool((a.versions - b.versions and b.versions - a.versions)
-                or (a.codes and b.codes and not a.codes & b.codes))
+    return bool(
+        (a.versions - b.versions and b.versions - a.versions) or (a.codes and b.codes and not a.codes & b.codes)
+    )
 
 
 def _found(word: str, other: list[str]) -> bool:
     """In the other name as a word, or inside one of its words ("videostudio" holds "studio";
     "pro" abbreviates "professional")."""
     return word in other or any(
-        (len(word) >= 4 and word in o) or (len(o) >= 4 and o in word) or (len(word) >= 3 and o.startswith(word))
-        or (len(o) >= 3 and word.startswith(o)) for o in other)
+        (len(word) >= 4 and word in o)
+        or (len(o) >= 4 and o in word)
+        or (len(word) >= 3 and o.startswith(word))
+        or (len(o) >= 3 and word.startswith(o))
+        for o in other
+    )
 
 
 def same_listing(a_name: str, b_name: str, a_stated: set[str], b_stated: set[str]) -> str | None:

@@ -124,7 +124,8 @@ def stated_same(x: EntityView, y: EntityView) -> bool:
             continue
         for a, b in ((x.name, y.name), (y.name, x.name)):
             if _says(ctx, a, b, _SAME_LINK) or (
-                    "(" in ctx and _rx(rf"{_name_pattern(a)}\s*\(\s*{_name_pattern(b)}\s*[),;]").search(ctx)):
+                "(" in ctx and _rx(rf"{_name_pattern(a)}\s*\(\s*{_name_pattern(b)}\s*[),;]").search(ctx)
+            ):
                 return True
             if _HAS_OR.search(ctx) and _rx(rf"{_name_pattern(a)},\s+or\s+{_name_pattern(b)}\s*,").search(ctx):
                 return True
@@ -135,12 +136,16 @@ def stated_different(x: EntityView, y: EntityView) -> bool:
     for ctx, a, b in ((x.context, x.name, y.name), (y.context, y.name, x.name)):
         if not ctx or not _in(ctx, b):
             continue
-        if _HAS_DIFF_LINK.search(ctx) and _rx(rf"(?:{_DIFF_LINK})\s*(?:[\"']|(?:an?|the)\s+)?{_name_pattern(b)}").search(ctx):
+        if _HAS_DIFF_LINK.search(ctx) and _rx(
+            rf"(?:{_DIFF_LINK})\s*(?:[\"']|(?:an?|the)\s+)?{_name_pattern(b)}"
+        ).search(ctx):
             if not _says(ctx, a, b, _SAME_LINK):
                 return True
-        if _HAS_RELATION_NOUN.search(ctx) and _rx(rf"{_name_pattern(b)}{_RELATION_NOUN}").search(ctx) and not _rx(
-            rf"{_name_pattern(a)}{_RELATION_NOUN}"
-        ).search(b):
+        if (
+            _HAS_RELATION_NOUN.search(ctx)
+            and _rx(rf"{_name_pattern(b)}{_RELATION_NOUN}").search(ctx)
+            and not _rx(rf"{_name_pattern(a)}{_RELATION_NOUN}").search(b)
+        ):
             return True
     return False
 
@@ -216,7 +221,7 @@ def names_other(x: EntityView, y: EntityView) -> bool:
             if not _in(ctx, name):
                 continue
             for match in _rx(_name_pattern(name)).finditer(ctx):
-                before = ctx[max(0, match.start() - 40):match.start()]
+                before = ctx[max(0, match.start() - 40) : match.start()]
                 if not _DISTINCTION.search(before):
                     return True
     return False
@@ -260,8 +265,9 @@ def _same_or_not(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
                 return True, 0.8, f"'{a}' abbreviates '{b}'" if len(a) < len(b) else f"'{b}' abbreviates '{a}'"
     for short_form, other in ((x, y), (y, x)):
         for expansion in _expansions(short_form):
-            if (compact(expansion) == compact(other.name)
-                    or _generic_extension(name_tokens(expansion), name_tokens(other.name))):
+            if compact(expansion) == compact(other.name) or _generic_extension(
+                name_tokens(expansion), name_tokens(other.name)
+            ):
                 return True, 0.75, f"'{short_form.name}' stands for '{expansion}', which names '{other.name}'"
     tx, ty = name_tokens(x.name), name_tokens(y.name)
     if _person_variant(tx, ty):
@@ -314,8 +320,13 @@ def _by_similarity(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
     ratio = SequenceMatcher(None, a, b).ratio() if a and b else 0.0
     overlap = _context_overlap(x, y)
     digits_differ = re.findall(r"\d+", a) != re.findall(r"\d+", b)
-    if (ratio >= 0.9 and min(len(a), len(b)) >= 6 and not digits_differ and (overlap >= 0.2 or not (x.context and y.context))
-            and not _unconnected_contexts(x, y)):
+    if (
+        ratio >= 0.9
+        and min(len(a), len(b)) >= 6
+        and not digits_differ
+        and (overlap >= 0.2 or not (x.context and y.context))
+        and not _unconnected_contexts(x, y)
+    ):
         return True, 0.6, f"spelling variants (similarity {ratio:.2f})"
     short, long = sorted((a, b), key=len)
     if len(short) >= 5 and long.startswith(short) and not digits_differ:
@@ -323,7 +334,11 @@ def _by_similarity(x: EntityView, y: EntityView) -> tuple[bool, float, str]:
         if rest in _TECH_SUFFIX or (len(short) >= 0.75 * len(long) and overlap >= 0.25):
             return True, 0.6, f"'{short}' is a short form of '{long}'"
     confidence = 0.9 - 0.3 * max(ratio, overlap)
-    return False, round(max(confidence, 0.55), 2), f"no evidence of identity (name similarity {ratio:.2f}, context overlap {overlap:.2f})"
+    return (
+        False,
+        round(max(confidence, 0.55), 2),
+        f"no evidence of identity (name similarity {ratio:.2f}, context overlap {overlap:.2f})",
+    )
 
 
 def judge(req: JudgeRequest) -> JudgeResponse:
@@ -332,4 +347,3 @@ def judge(req: JudgeRequest) -> JudgeResponse:
         verdict, confidence, reason = judge_one(pair.mention, pair.candidate)
         verdicts.append(Verdict(pair_id=pair.pair_id, verdict=verdict, confidence=confidence, reason=reason))
     return JudgeResponse(verdicts=verdicts)
-

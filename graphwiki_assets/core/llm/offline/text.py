@@ -106,7 +106,9 @@ def _line_spans(line: str) -> list[tuple[int, int]]:
         before = line[start : m.start()].rstrip("\"')]")
         last = before.rsplit(None, 1)[-1] if before.split() else ""
         word = last.rstrip(".!?").lower()
-        if last.endswith(".") and (word in _ABBREVIATIONS or re.fullmatch(r"[a-z]", word) or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word)):
+        if last.endswith(".") and (
+            word in _ABBREVIATIONS or re.fullmatch(r"[a-z]", word) or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word)
+        ):
             continue
         spans.append((start, m.start()))
         start = m.end()
@@ -155,7 +157,10 @@ def is_date_or_number(text: str) -> bool:
     toks = re.findall(r"[A-Za-z]+|\d+", text.lower())
     if not toks:
         return True
-    return all(t.isdigit() or t in MONTHS or t in WEEKDAYS or t in {"bc", "ad", "bce", "ce", "th", "st", "nd", "rd", "s"} for t in toks)
+    return all(
+        t.isdigit() or t in MONTHS or t in WEEKDAYS or t in {"bc", "ad", "bce", "ce", "th", "st", "nd", "rd", "s"}
+        for t in toks
+    )
 
 
 def strip_article(text: str) -> str:

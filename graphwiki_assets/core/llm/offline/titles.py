@@ -84,4 +84,3 @@ def heading_names(text: str) -> set[str]:
     """Words a heading capitalises past its first ("Install Kestrel"): evidence that the
     body's sentence-initial "Kestrel ships ..." is a name, though the heading is no concept."""
     return {w for h in _HEADING.findall(text) for w in re.findall(r"[\w'\-]+", h)[1:] if w[:1].isupper()}
-
