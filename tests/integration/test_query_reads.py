@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from neo4j import GraphDatabase
 from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import ask, cypher, subgraph
@@ -44,6 +45,27 @@ def test_a_reader_sees_what_was_committed_before_each_of_its_queries(store):
         assert reads.query("MATCH (c:Concept) RETURN count(c) AS n")[0]["n"] == 0
         store.query("CREATE (:Concept {id: 'c-2', name: 'Quillmere', status: 'current'})")
         assert reads.query("MATCH (c:Concept) RETURN count(c) AS n")[0]["n"] == 1
+
+
+def test_a_reader_reads_on_after_the_server_drops_its_connection(store):
+    store.query("CREATE (:Concept {id: 'c-3', name: 'Ashgrove', status: 'current'})")
+    settings = store.settings
+    killer = GraphDatabase.driver(
+        settings.uri, auth=(settings.username, settings.password), user_agent="graphwiki-test-killer"
+    )
+    try:
+        with store.reading() as reads:
+            assert reads.query("MATCH (c:Concept) RETURN c.name AS name") == [{"name": "Ashgrove"}]
+            # the server drops every other connection, the reader's open transaction's among them
+            killer.execute_query(
+                "CALL dbms.listConnections() YIELD connectionId, userAgent "
+                "WHERE userAgent <> 'graphwiki-test-killer' "
+                "WITH collect(connectionId) AS ids CALL dbms.killConnections(ids) YIELD connectionId "
+                "RETURN count(*) AS killed"
+            )
+            assert reads.query("MATCH (c:Concept) RETURN c.name AS name") == [{"name": "Ashgrove"}]
+    finally:
+        killer.close()
 
 
 def test_entities_link_through_the_key_index_by_name_alias_and_spacing(store, embedder):

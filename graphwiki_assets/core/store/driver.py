@@ -201,6 +201,19 @@ class Reader:
         self._tx: Transaction | None = None
 
     def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        try:
+            return self._run(cypher, params)
+        except (ServiceUnavailable, SessionExpired):
+            # A pooled connection the server has dropped fails at BEGIN or RUN. A read is safe
+            # to repeat, so it gets one fresh session before the loss is reported.
+            self.close()
+        try:
+            return self._run(cypher, params)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            self.close()
+            raise _lost(self.settings, exc) from exc
+
+    def _run(self, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         if self._tx is None:
             if self._session is None:
                 self._session = self.store.driver.session(
@@ -209,9 +222,6 @@ class Reader:
             self._tx = self._session.begin_transaction()
         try:
             return [r.data() for r in self._tx.run(cypher, params)]
-        except (ServiceUnavailable, SessionExpired) as exc:
-            self.close()
-            raise _lost(self.settings, exc) from exc
         except ResultFailedError as exc:
             self._end()
             raise _server_error(exc) from None
