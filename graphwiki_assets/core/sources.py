@@ -6,6 +6,7 @@ and records why, so one bad file never stops the others.
 
 from __future__ import annotations
 
+import datetime as dt
 import errno
 import hashlib
 import os
@@ -13,9 +14,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphwiki_assets.core.documents.dates import source_date
+from graphwiki_assets.core.documents.front_matter import front_matter
 from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+SOURCE_SUFFIXES = (*MARKDOWN_SUFFIXES, ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
 DEFAULT_MAX_BYTES = DEFAULT_MAX_SOURCE_BYTES
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -35,6 +39,10 @@ class SourceDocument:
     title: str
     text: str
     sha256: str
+    # The date the source gives itself and where it came from ("front_matter", "file_name",
+    # "file_time", or "" when unknown): see core/documents/dates.py.
+    date: dt.date | None = None
+    date_from: str = ""
 
     @property
     def source_id(self) -> str:
@@ -94,7 +102,18 @@ def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | N
     except OSError as exc:
         raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
     text = decode_text(raw, name)
-    return SourceDocument(path=name, title=title_of(text, path.stem), text=text, sha256=sha256_text(text))
+    metadata = front_matter(text) if path.suffix.lower() in MARKDOWN_SUFFIXES else {}
+    date, date_from = source_date(metadata, name, _modified(path))
+    return SourceDocument(
+        path=name, title=title_of(text, path.stem), text=text, sha256=sha256_text(text), date=date, date_from=date_from
+    )
+
+
+def _modified(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
 
 
 def collect(paths: list[Path]) -> tuple[list[Path], list[SourceRejected], set[str]]:

@@ -158,6 +158,8 @@ def extract_documents(
                 title=doc.title,
                 text=doc.text,
                 sha256=doc.sha256,
+                date=doc.date,
+                date_from=doc.date_from,
                 extraction=extraction,
                 removed_injections=removed[n],
                 chunks=max(1, len(parts)),
