@@ -14,12 +14,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphwiki_assets.core.documents import TEXT, format_of, read_document
 from graphwiki_assets.core.documents.dates import source_date
-from graphwiki_assets.core.documents.front_matter import front_matter
 from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-SOURCE_SUFFIXES = (*MARKDOWN_SUFFIXES, ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
+SOURCE_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
 DEFAULT_MAX_BYTES = DEFAULT_MAX_SOURCE_BYTES
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -43,6 +42,7 @@ class SourceDocument:
     # "file_time", or "" when unknown): see core/documents/dates.py.
     date: dt.date | None = None
     date_from: str = ""
+    format: str = TEXT  # the reader its text is read with (core/documents): "markdown", "html", "text"
 
     @property
     def source_id(self) -> str:
@@ -102,10 +102,18 @@ def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | N
     except OSError as exc:
         raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
     text = decode_text(raw, name)
-    metadata = front_matter(text) if path.suffix.lower() in MARKDOWN_SUFFIXES else {}
-    date, date_from = source_date(metadata, name, _modified(path))
+    fmt = format_of(path.suffix)
+    document = read_document(text, fmt)
+    date, date_from = source_date(document.metadata, name, _modified(path))
+    title = document.title if fmt != TEXT else title_of(text, path.stem)
     return SourceDocument(
-        path=name, title=title_of(text, path.stem), text=text, sha256=sha256_text(text), date=date, date_from=date_from
+        path=name,
+        title=title or path.stem,
+        text=text,
+        sha256=sha256_text(text),
+        date=date,
+        date_from=date_from,
+        format=fmt,
     )
 
 

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from graphwiki_assets.core.documents.dates import file_name_date, front_matter_date, parse_date, source_date
-from graphwiki_assets.core.documents.front_matter import front_matter
+from graphwiki_assets.core.documents.markdown import read_markdown
 
 D = dt.date
 
@@ -36,6 +36,10 @@ def test_a_revision_date_wins_over_the_publication_date():
     assert front_matter_date({"date": "2015-01-02", "lastmod": "2023-06-07"}) == D(2023, 6, 7)
     assert front_matter_date({"title": "x", "publishDate": "2016-02-03"}) == D(2016, 2, 3)
     assert front_matter_date({"title": "x", "tags": ["2019-01-01"]}) is None
+
+
+def front_matter(text: str) -> dict:
+    return read_markdown(text).metadata
 
 
 def test_front_matter_is_read_by_the_markdown_parser_not_from_any_dashes():

@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
 
 
 def metadata_of(tokens: list[Token]) -> dict[str, Any]:
@@ -22,9 +20,3 @@ def metadata_of(tokens: list[Token]) -> dict[str, Any]:
                 return {}
             return data if isinstance(data, dict) else {}
     return {}
-
-
-def front_matter(text: str) -> dict[str, Any]:
-    """Only the front matter: the block rules stop the parse at the first block after it."""
-    parser = MarkdownIt("zero").use(front_matter_plugin)
-    return metadata_of(parser.parse(text[:65536]))

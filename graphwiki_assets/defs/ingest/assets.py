@@ -103,6 +103,7 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
             "sha256": doc.sha256,
             "date": doc.date,
             "date_from": doc.date_from,
+            "format": doc.format,
             "also_paths": also.get(doc.source_id, []),
         }
     counts = {s: sum(v["status"] == s for v in out.values()) for s in ("new", "unchanged", "skipped")}
@@ -151,6 +152,7 @@ def extracted_candidates(
             sha256=v["sha256"],
             date=v.get("date"),
             date_from=v.get("date_from", ""),
+            format=v.get("format", "text"),
         )
         for v in new.values()
     ]
