@@ -11,11 +11,12 @@ import errno
 import hashlib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graphwiki_assets.core.documents import TEXT, format_of, read_document
 from graphwiki_assets.core.documents.dates import source_date
+from graphwiki_assets.core.documents.model import Document
 from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
 SOURCE_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
@@ -43,6 +44,9 @@ class SourceDocument:
     date: dt.date | None = None
     date_from: str = ""
     format: str = TEXT  # the reader its text is read with (core/documents): "markdown", "html", "text"
+    modified: float | None = field(default=None, compare=False)  # the file's time when read
+    # What the reader made of the text (``read``); None until then. Not part of its identity.
+    document: Document | None = field(default=None, compare=False, repr=False)
 
     @property
     def source_id(self) -> str:
@@ -79,10 +83,16 @@ def decode_text(raw: bytes, path: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | None = None) -> SourceDocument:
+def read_source(
+    path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | None = None, parse: bool = True
+) -> SourceDocument:
+    """A source file checked, decoded and hashed; with ``parse``, also read by its format's
+    reader (``parsed``). Triage needs only the hash, so the ingest parses after it: an
+    unchanged file is never parsed."""
     name = display or str(path)
     try:
-        size = path.stat().st_size
+        stat = path.stat()
+        size = stat.st_size
     except FileNotFoundError as exc:
         raise SourceRejected(name, "file no longer exists (deleted or moved after it was discovered)") from exc
     except OSError as exc:  # a symlink loop, an unreadable folder on the way
@@ -103,25 +113,29 @@ def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | N
         raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
     text = decode_text(raw, name)
     fmt = format_of(path.suffix)
-    document = read_document(text, fmt)
-    date, date_from = source_date(document.metadata, name, _modified(path))
-    title = document.title if fmt != TEXT else title_of(text, path.stem)
-    return SourceDocument(
+    doc = SourceDocument(
         path=name,
-        title=title or path.stem,
+        title=title_of(text, path.stem) if fmt == TEXT else path.stem,
         text=text,
         sha256=sha256_text(text),
-        date=date,
-        date_from=date_from,
         format=fmt,
+        modified=stat.st_mtime,
     )
+    return parsed(doc) if parse else doc
 
 
-def _modified(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return None
+def parsed(doc: SourceDocument) -> SourceDocument:
+    """The document as its format's reader reads it: the reading kept for extraction, the
+    title it names (front matter, first heading, ``<h1>``), and its date (front matter, file
+    name, file time; a date already given is kept)."""
+    if doc.document is not None:
+        return doc
+    document = read_document(doc.text, doc.format)
+    date, date_from = (
+        (doc.date, doc.date_from) if doc.date_from else source_date(document.metadata, doc.path, doc.modified)
+    )
+    title = document.title if doc.format != TEXT and document.title else doc.title
+    return replace(doc, title=title, date=date, date_from=date_from, document=document)
 
 
 def collect(paths: list[Path]) -> tuple[list[Path], list[SourceRejected], set[str]]:

@@ -9,7 +9,7 @@ from graphwiki_assets.core.ingest.passages import chunks_of, prose_of
 from graphwiki_assets.core.llm.calls import ExtractRequest
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.llm.offline.extraction import extract
-from graphwiki_assets.core.sources import SourceDocument, read_source, sha256_text
+from graphwiki_assets.core.sources import SourceDocument, parsed, read_source, sha256_text
 from tests.support.paths import REPO_ROOT
 
 DOCUMENTS = REPO_ROOT / "tests" / "support" / "documents"
@@ -74,3 +74,23 @@ def test_the_offline_rules_read_the_section_as_headings_and_a_link_text_as_a_nam
     linked = extract(ExtractRequest(source_id="s", title="Tides", text=text, section="Tides", links=["Ambrel"]))
     assert "Ambrel" not in [c.name for c in plain.concepts]  # first in a sentence: a capital proves nothing
     assert "Ambrel" in [c.name for c in linked.concepts]
+
+
+def test_triage_reads_no_markup_and_a_new_source_is_parsed_once():
+    path = DOCUMENTS / "kelpstore-guide.md"
+    raw = read_source(path, parse=False)
+    assert raw.document is None and raw.title == "kelpstore-guide" and raw.date is None
+    doc = parsed(raw)
+    assert doc.document is not None and doc.title == "Kelpstore guide" and doc.date_from == "front_matter"
+    assert doc.source_id == raw.source_id and doc.text == raw.text  # the same source, read
+    assert parsed(doc) is doc
+    given = SourceDocument(path="x.md", title="x", text="Tarn.", sha256="0", date_from="file_name")
+    assert parsed(given).date_from == "file_name"  # a date already given is kept
+
+
+def test_a_document_without_prose_is_a_source_with_nothing_extracted_not_a_failure():
+    doc = _doc("```sh\nKelpctl Snapshot Save\n```\n\n| Flag | Default |\n|---|---|\n| Size | 64 |\n")
+    out = extract_documents(OfflineLLM(), [doc])
+    assert out.failed == {}
+    [candidates] = out.candidates
+    assert candidates.extraction.concepts == [] and candidates.extraction.claims == []

@@ -37,7 +37,8 @@ def prose_of(doc: SourceDocument) -> Prose:
     (source text is data)."""
     sections: list[SectionText] = []
     removed: list[str] = []
-    for section, passages in read_document(doc.text, doc.format).sections():
+    document = doc.document or read_document(doc.text, doc.format)
+    for section, passages in document.sections():
         clean, dropped = strip_injections("\n\n".join(p.text for p in passages))
         removed += dropped
         if clean.strip():

@@ -43,7 +43,14 @@ from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient, LLMError
 from graphwiki_assets.core.query.upkeep import refresh_after_batch
 from graphwiki_assets.core.settings import Settings
-from graphwiki_assets.core.sources import DEFAULT_MAX_BYTES, SourceDocument, SourceRejected, read_source, sha256_text
+from graphwiki_assets.core.sources import (
+    DEFAULT_MAX_BYTES,
+    SourceDocument,
+    SourceRejected,
+    parsed,
+    read_source,
+    sha256_text,
+)
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -214,7 +221,7 @@ class Ingestor:
     def prepare(self, items: list[SourceDocument | SourceRejected]) -> Prepared:
         """Everything of a batch that needs no lease: triage, scope, extraction, embeddings."""
         docs, also, reports = self.triage(items)
-        candidates, failed = self.extract(docs, also)
+        candidates, failed = self.extract([parsed(d) for d in docs], also)
         vectors = self.embed(candidates) if candidates else None
         return Prepared(items=items, candidates=candidates, vectors=vectors, reports=reports + failed)
 
@@ -460,7 +467,7 @@ def ingest_documents(
 def read_paths(paths: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[SourceDocument | SourceRejected]:
     for path in paths:
         try:
-            yield read_source(Path(path), max_bytes=max_bytes)
+            yield read_source(Path(path), max_bytes=max_bytes, parse=False)  # parsed once new (``prepare``)
         except SourceRejected as exc:
             yield exc
 

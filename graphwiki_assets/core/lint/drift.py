@@ -83,7 +83,7 @@ def file_drift(store: GraphStore, sources_dir: Path | None = None) -> FileScan:
             continue
         scan.checked += 1
         try:
-            sha, problem = read_source(found).sha256, "file changed since ingest"
+            sha, problem = read_source(found, parse=False).sha256, "file changed since ingest"
         except SourceRejected as exc:
             sha, problem = None, f"file unreadable: {exc.reason}"
         if sha != row["sha256"]:

@@ -52,7 +52,7 @@ def verify(sources: list[SourceRow], roots: list[Path]) -> list[dict]:
             out.append({"id": source.id, "file": None, "verified": None})
             continue
         try:
-            sha = read_source(found).sha256
+            sha = read_source(found, parse=False).sha256
         except SourceRejected:
             sha = None
         out.append({"id": source.id, "file": str(found), "verified": sha == source.sha256})

@@ -34,7 +34,7 @@ from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.markdown import markdown_table
-from graphwiki_assets.core.sources import SourceDocument, SourceRejected, read_source
+from graphwiki_assets.core.sources import SourceDocument, SourceRejected, parsed, read_source
 from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.ingest.verify import VERIFY_SPECS, verify_results
@@ -87,14 +87,14 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
     items: list[SourceDocument | SourceRejected] = []
     for key in sorted(context.partition_keys):  # a stable order (see the IO manager)
         try:
-            items.append(read_source(folder / key, max_bytes=graphwiki.max_source_bytes, display=key))
+            items.append(read_source(folder / key, max_bytes=graphwiki.max_source_bytes, display=key, parse=False))
         except SourceRejected as exc:
             context.log.warning(f"skipping {exc.path}: {exc.reason}")
             items.append(exc)
     with neo4j.open() as store:
         new, also, reports = triage(store, items, utc_now(), graphwiki.load_schema().config.extraction_version)
     out: dict[str, dict] = {r.path: {"status": r.status, "reason": r.reason, "path": r.path} for r in reports}
-    for doc in new:
+    for doc in map(parsed, new):  # parsed only when new
         out[doc.path] = {
             "status": "new",
             "path": doc.path,
@@ -104,6 +104,7 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
             "date": doc.date,
             "date_from": doc.date_from,
             "format": doc.format,
+            "document": doc.document,
             "also_paths": also.get(doc.source_id, []),
         }
     counts = {s: sum(v["status"] == s for v in out.values()) for s in ("new", "unchanged", "skipped")}
@@ -153,6 +154,7 @@ def extracted_candidates(
             date=v.get("date"),
             date_from=v.get("date_from", ""),
             format=v.get("format", "text"),
+            document=v.get("document"),
         )
         for v in new.values()
     ]

@@ -84,7 +84,7 @@ def sources_sensor(
     shas: dict[str, str] = {}
     for key in touched:
         try:
-            shas[key] = read_source(folder / key, max_bytes=graphwiki.max_source_bytes, display=key).sha256
+            shas[key] = read_source(folder / key, max_bytes=graphwiki.max_source_bytes, display=key, parse=False).sha256
         except SourceRejected:
             pass  # a run reports why it is skipped
     try:
