@@ -70,3 +70,13 @@ def test_the_order_front_matter_then_file_name_then_file_time():
     assert source_date({}, "2020-01-01-post.md", mtime) == (D(2020, 1, 1), "file_name")
     assert source_date({}, "post.md", mtime) == (D(2022, 1, 2), "file_time")
     assert source_date({}, "post.md", None) == (None, "")
+
+
+def test_toml_front_matter_is_metadata_too():
+    text = '+++\ntitle = "Kelpstore 3.0"\ndate = 2021-05-06T10:00:00Z\ndraft = true\n+++\n\nKelpstore 3.0 is out.\n'
+    doc = read_markdown(text)
+    assert doc.metadata["title"] == "Kelpstore 3.0" and front_matter_date(doc.metadata) == D(2021, 5, 6)
+    assert [p.text for p in doc.passages] == ["Kelpstore 3.0 is out."] and doc.title == "Kelpstore 3.0"
+    # "+++" later in a file, or never closed, is no front matter
+    assert read_markdown("Intro.\n\n+++\ndate = 2021-05-06\n+++\n").metadata == {}
+    assert read_markdown("+++\ndate = 2021-05-06\n").metadata == {}

@@ -75,10 +75,18 @@ def test_front_matter_titles_and_dates_the_document_and_is_never_prose():
 def test_template_tags_are_tokens_wherever_they_stand():
     doc = read_document(
         'Read {{< ref "install.md" >}} first, then {{ .Site.Title }} and {% include note.html %} go.\n\n'
-        "{% highlight ruby %}\nputs 1\n{% endhighlight %}\n\nAfter `{{ not a tag }}` in code.\n",
+        "{% highlight ruby %}\nputs 1\n{% endhighlight %}\n\nRun version `{{< param version >}}` or `v{{ .V }}.1`.\n",
         "markdown",
     )
-    assert [p.text for p in doc.passages] == ["Read first, then and go.", "After {{ not a tag }} in code."]
+    # a site generator expands tags inside code spans too
+    assert [p.text for p in doc.passages] == ["Read first, then and go.", "Run version or v.1."]
+
+
+def test_a_paragraph_of_nothing_but_inline_code_is_a_code_sample():
+    doc = read_document(
+        '> `{"level":"info","msg":"Kelpstore started"}`\n\n- `kelpctl put a 1`\n- Run `kelpctl`.\n', "markdown"
+    )
+    assert [p.text for p in doc.passages] == ["Run kelpctl."]
     assert read_tag("< /note >") == read_tag("% endnote %") and read_tag("< /note >").closing
     assert read_tag(" .Site.Title ").name == ""
 
@@ -107,6 +115,17 @@ def test_an_html_page_without_main_or_h1_falls_back_to_its_body_and_title():
     assert page.title == "Notes"
     assert [p.text for p in page.passages] == ["First boldline. Second.", "Feb 1 Posted."]
     assert front_matter_date(page.metadata) == dt.date(2018, 2, 1)
+
+
+def test_an_articles_own_header_is_content_the_sites_is_not():
+    page = read_document(
+        "<body><header><p>Glimmerdock site</p></header><article><header><h1>Kelpstore 3.0</h1>"
+        "<time datetime='2021-05-06'>May 6</time></header><p>Kelpstore 3.0 is out.</p>"
+        "<footer><p>Filed under storage.</p></footer></article><footer><p>Copyright Glimmerdock</p></footer></body>",
+        "html",
+    )
+    assert page.title == "Kelpstore 3.0"
+    assert [p.text for p in page.passages] == ["Kelpstore 3.0 is out.", "Filed under storage."]
 
 
 def test_plain_text_is_its_paragraphs():

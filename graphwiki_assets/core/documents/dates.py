@@ -1,6 +1,8 @@
 """The date a source gives itself: what its front matter says, else a date in its file name
 or folders (``2019-03-05-post.md``, ``2019/03/05/post.md``, as blog engines name posts), else
-the file's modification time. ``date_from`` says which, so a reader knows how far to trust it.
+the file's modification time. ``date_from`` says which, so a reader knows how far to trust it:
+"front_matter" is the document's own metadata (markdown front matter, an HTML page's
+``<meta>`` or ``<time>``), "file_name" its name or folders, "file_time" the file system's.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ markup real pages have, and BeautifulSoup's tree (drop an element, walk the rest
 order) keeps the reader short.
 
 Only the main content is read: ``<main>`` or ``<article>`` when the page has one, else the
-body without what every page of a site repeats (navigation, header, footer, asides) and
-without what is not text (scripts, styles, forms, code). Headings make the section path,
+body; without what every page of a site repeats (navigation, asides, the site's header and
+footer, not an article's own) and without what is not text (scripts, styles, forms, code). Headings make the section path,
 paragraphs and list items are prose, tables are rows. The title is the first ``<h1>``, else
 ``<title>``; the date is a ``<meta>`` date (Open Graph, Dublin Core, schema.org), else the
 first ``<time datetime>`` of the content.
@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 
 from graphwiki_assets.core.documents.model import Document, Link, Passage, TableRow, tidy
 
-_NOT_CONTENT = ("script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form", "svg")
+_NOT_CONTENT = ("script", "style", "noscript", "template", "nav", "aside", "form", "svg", "iframe")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _PROSE = ("p", "li", "dd", "dt", "blockquote", "figcaption")
 # <meta> names and properties that carry a page's date, revision first (see documents/dates.py)
@@ -42,6 +42,9 @@ def read_html(text: str) -> Document:
     metadata = _metadata(soup)
     for element in soup.find_all(_NOT_CONTENT):
         element.decompose()
+    for element in soup.find_all(["header", "footer"]):
+        if element.find_parent(["main", "article"]) is None:
+            element.decompose()  # the site's; an article's own header holds its title and date
     root = soup.find("main") or soup.find("article") or soup.body or soup
     for element in root.find_all("pre"):
         element.decompose()

@@ -6,7 +6,7 @@ front-matter plugin and the template-tag rule), walked once.
   are prose as well.
 - Tables become ``TableRow``s (header -> cell), never prose.
 - Fenced and indented code, raw HTML blocks and inline HTML are never read; inline code in
-  a sentence stays as its text.
+  a sentence stays as its text, a paragraph of nothing but inline code is a code sample.
 - Links are kept per passage (anchor text, target); images and badges are dropped.
 - Front matter is metadata (its ``title`` names the document); template tags are dropped,
   and the body of a code-bearing pair (``highlight``) with them.
@@ -18,13 +18,19 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from graphwiki_assets.core.documents.front_matter import metadata_of
+from graphwiki_assets.core.documents.front_matter import metadata_of, toml_front_matter_plugin
 from graphwiki_assets.core.documents.model import Document, Link, Passage, TableRow, tidy
-from graphwiki_assets.core.documents.templates import CODE_BODIES, TEMPLATE_TAG, read_tag, template_plugin
+from graphwiki_assets.core.documents.templates import CODE_BODIES, TEMPLATE_TAG, read_tag, template_plugin, without_tags
 
 
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable(["table", "strikethrough"]).use(front_matter_plugin).use(template_plugin)
+    return (
+        MarkdownIt("commonmark")
+        .enable(["table", "strikethrough"])
+        .use(front_matter_plugin)
+        .use(toml_front_matter_plugin)
+        .use(template_plugin)
+    )
 
 
 def read_markdown(text: str) -> Document:
@@ -80,7 +86,9 @@ class _Walker:
 
     def _paragraph(self, inline: Token) -> None:
         text, links = self._inline(inline)
-        if any(ch.isalnum() for ch in text):
+        # a paragraph that is nothing but code spans (a log line, a command) is a code sample
+        words = any(c.type == "text" and any(ch.isalnum() for ch in c.content) for c in inline.children or [])
+        if words and any(ch.isalnum() for ch in text):
             self.passages.append(Passage(text=text, section=self.section, links=tuple(links)))
 
     def _table(self, tokens: list[Token]) -> None:
@@ -129,8 +137,10 @@ class _Walker:
 
 
 def _words_of(token: Token) -> str:
-    if token.type in ("text", "code_inline"):
+    if token.type == "text":
         return token.content
+    if token.type == "code_inline":
+        return without_tags(token.content)
     if token.type in ("softbreak", "hardbreak"):
         return " "
     return ""  # images, inline HTML, emphasis markers

@@ -30,18 +30,38 @@ def template_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.before("text", TEMPLATE_TAG, _template_rule)
 
 
-def _template_rule(state: StateInline, silent: bool) -> bool:
-    opener = state.src[state.pos : state.pos + 2]
-    closer = _CLOSERS.get(opener)
+def _tag_end(src: str, pos: int, limit: int) -> int:
+    """Where a template tag that opens at ``pos`` ends (just after its closer), or -1."""
+    closer = _CLOSERS.get(src[pos : pos + 2])
     if closer is None:
-        return False
-    end = state.src.find(closer, state.pos + 2, state.posMax + 1)
+        return -1
+    end = src.find(closer, pos + 2, limit)
+    return end + 2 if end >= 0 else -1
+
+
+def without_tags(code: str) -> str:
+    """Inline code without its template tags: a site generator expands them inside code
+    spans too (``{{< param version >}}``), so what is left is what the reader sees."""
+    kept: list[str] = []
+    pos = 0
+    while pos < len(code):
+        end = _tag_end(code, pos, len(code))
+        if end < 0:
+            kept.append(code[pos])
+            pos += 1
+        else:
+            pos = end
+    return "".join(kept)
+
+
+def _template_rule(state: StateInline, silent: bool) -> bool:
+    end = _tag_end(state.src, state.pos, state.posMax + 1) if state.src[state.pos] == "{" else -1
     if end < 0:
         return False
     if not silent:
         token = state.push(TEMPLATE_TAG, "", 0)
-        token.content = state.src[state.pos + 2 : end]
-    state.pos = end + 2
+        token.content = state.src[state.pos + 2 : end - 2]
+    state.pos = end
     return True
 
 

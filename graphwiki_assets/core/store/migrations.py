@@ -6,6 +6,11 @@ stage-2 verdict ``not_same_as``. A walk that forgot to filter ``kind`` followed 
 as if they were facts, so each meaning now has its own type (``ABOUT``, ``RELATED_TO``,
 ``NOT_SAME_AS``) and no query needs to remember anything. An edge of an unknown kind is
 left as it is; the lint reports it.
+
+Source dates need no upgrade. A ``:Source`` written before sources were dated has no
+``date`` and no ``date_from``, which every reader takes as "date unknown"; its file is
+not read again to date it, because a file time read now would not be the time the text was
+ingested, and the text itself is unchanged (a changed file is a new Source, dated then).
 """
 
 from __future__ import annotations
