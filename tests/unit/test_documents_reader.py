@@ -119,13 +119,15 @@ def test_an_html_page_without_main_or_h1_falls_back_to_its_body_and_title():
 
 def test_an_articles_own_header_is_content_the_sites_is_not():
     page = read_document(
-        "<body><header><p>Glimmerdock site</p></header><article><header><h1>Kelpstore 3.0</h1>"
+        "<body><header><p>Glimmerdock site, built <time datetime='2030-01-01'>today</time></p></header>"
+        "<article><header><h1>Kelpstore 3.0</h1>"
         "<time datetime='2021-05-06'>May 6</time></header><p>Kelpstore 3.0 is out.</p>"
         "<footer><p>Filed under storage.</p></footer></article><footer><p>Copyright Glimmerdock</p></footer></body>",
         "html",
     )
     assert page.title == "Kelpstore 3.0"
     assert [p.text for p in page.passages] == ["Kelpstore 3.0 is out.", "Filed under storage."]
+    assert front_matter_date(page.metadata) == dt.date(2021, 5, 6)  # not the site header's build time
 
 
 def test_plain_text_is_its_paragraphs():

@@ -39,12 +39,12 @@ _META_DATES = (
 
 def read_html(text: str) -> Document:
     soup = BeautifulSoup(text, "lxml")
-    metadata = _metadata(soup)
     for element in soup.find_all(_NOT_CONTENT):
         element.decompose()
     for element in soup.find_all(["header", "footer"]):
         if element.find_parent(["main", "article"]) is None:
             element.decompose()  # the site's; an article's own header holds its title and date
+    metadata = _metadata(soup)  # after the site's parts are gone: a <time> in a footer dates nothing
     root = soup.find("main") or soup.find("article") or soup.body or soup
     for element in root.find_all("pre"):
         element.decompose()
