@@ -6,6 +6,8 @@ report, a Dagster partition or a failure can always be told per source.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from pydantic import BaseModel, Field
 
 from graphwiki_assets.core.llm.calls import ExtractResponse
@@ -26,6 +28,8 @@ class Candidates(BaseModel):
     typed: dict = Field(default_factory=dict)  # how the taxonomy typed its concepts (ingest/taxonomy.py)
     scope: str = "in"  # "out": outside the schema config's focus, promotes nothing (ingest/scope.py)
     scope_reason: str = ""
+    date: dt.date | None = None  # the date the source gives itself; None when it gives none
+    date_from: str = ""
 
 
 class Mention(BaseModel):
@@ -104,6 +108,8 @@ class ContradictionRecord(BaseModel):
     existing_claim: str
     reason: str
     source_id: str  # the source of the new claim
+    newer_claim: str = ""  # by their sources' dates; "" when not dated or stated the same day
+    order: str = ""  # that order in words (ingest/chronology.py)
 
 
 class SettlementRecord(BaseModel):
