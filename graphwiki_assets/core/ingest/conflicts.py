@@ -44,6 +44,7 @@ class _Existing:
     embedding: list[float]
     doc: int | None  # the batch position of its source; None for a claim already in the graph
     date: dt.date | None  # the newest date among its sources (None: not dated)
+    paths: frozenset[str]  # the files it derives from
 
 
 @dataclass(frozen=True)
@@ -70,12 +71,22 @@ def _names(existing_rows: list[dict], plans: list[ResolutionPlan]) -> dict[str, 
     return {cid: (names[cid], [a for a in dict.fromkeys(aliases.get(cid, [])) if a != names[cid]]) for cid in names}
 
 
-def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, config: ConflictConfig) -> list[_Pair]:
+def _pairs(
+    links: list[ClaimLinks], paths: list[str], existing_rows: list[dict], names: dict, config: ConflictConfig
+) -> list[_Pair]:
     in_graph: dict[str, list[_Existing]] = {}
     for row in existing_rows:
         if row["embedding"] is not None:
             in_graph.setdefault(row["concept_id"], []).append(
-                _Existing(row["id"], row["text"], row["status"], row["embedding"], None, as_date(row["stated"]))
+                _Existing(
+                    row["id"],
+                    row["text"],
+                    row["status"],
+                    row["embedding"],
+                    None,
+                    as_date(row["stated"]),
+                    frozenset(row["paths"]),
+                )
             )
     in_batch: dict[str, list[_Existing]] = {}
     pairs: list[_Pair] = []
@@ -99,7 +110,7 @@ def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, conf
         for claim in link.claims:
             for cid in claim.about:
                 in_batch.setdefault(cid, []).append(
-                    _Existing(claim.id, claim.text, "current", claim.embedding, doc, link.date)
+                    _Existing(claim.id, claim.text, "current", claim.embedding, doc, link.date, frozenset([paths[doc]]))
                 )
     return pairs
 
@@ -147,7 +158,8 @@ def find_conflicts(
             if concept_ids
             else []
         )
-    pairs = _pairs(links, existing, _names(existing, plans), config)
+    paths = [plan.candidates.path for plan in plans]
+    pairs = _pairs(links, paths, existing, _names(existing, plans), config)
     for doc, link in enumerate(links):
         link.compared = sum(1 for p in pairs if p.doc == doc)
     with times.stage("conflict"):
@@ -173,8 +185,9 @@ def find_conflicts(
             opponents.setdefault(pair.claim_id, []).append((pair.existing.id, pair.doc))
             opponents.setdefault(pair.existing.id, []).append((pair.claim_id, pair.doc))
         elif verdict.relation == "supports":
-            supports[pair.doc].setdefault(pair.existing.id, []).append(pair.claim_id)
             links[pair.doc].supports.append((pair.claim_id, pair.existing.id))
+            if paths[pair.doc] not in pair.existing.paths:  # a file restating itself settles nothing
+                supports[pair.doc].setdefault(pair.existing.id, []).append(pair.claim_id)
     supported_in_graph = sorted({w for per in supports for w in per if w not in _batch_claims(links)})
     dates = _claim_dates(links, pairs)
     with times.stage("vector_search"):
@@ -219,8 +232,9 @@ def _settlements(
             o for o, made_by in batch_opponents.get(winner, []) if made_by < doc
         ]
         for loser in dict.fromkeys(rivals):
-            # Only settle when the new source does not also back the loser.
-            if loser in supports and set(supports[loser]) & set(backers):
+            # Only settle when the new source takes one side: it neither backs the loser
+            # nor states a claim against the winner itself.
+            if loser in supports or any(made_by == doc for _, made_by in batch_opponents.get(winner, [])):
                 continue
             settled.append(
                 SettlementRecord(

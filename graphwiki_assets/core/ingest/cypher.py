@@ -74,9 +74,12 @@ EXISTING_CLAIMS_ABOUT = f"""
 UNWIND $concept_ids AS cid
 MATCH (c:Concept {{id: cid}})<-[:ABOUT]-(cl:Claim)
 WHERE {in_play("cl")} AND NOT EXISTS {{ (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }}
-CALL (cl) {{ OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source) RETURN max(s.date) AS stated }}
+CALL (cl) {{
+  OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source)
+  RETURN max(s.date) AS stated, [p IN collect(s.path) WHERE p IS NOT NULL] AS paths
+}}
 RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases, cl.id AS id, cl.text AS text, cl.status AS status,
-       cl.embedding AS embedding, stated
+       cl.embedding AS embedding, stated, paths
 """
 
 DISPUTE_OPPONENTS = f"""
