@@ -6,6 +6,7 @@ and records why, so one bad file never stops the others.
 
 from __future__ import annotations
 
+import datetime as dt
 import errno
 import hashlib
 import os
@@ -13,9 +14,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphwiki_assets.core.documents import TEXT, format_of, read_document
+from graphwiki_assets.core.documents.dates import source_date
 from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
+SOURCE_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
 DEFAULT_MAX_BYTES = DEFAULT_MAX_SOURCE_BYTES
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -35,6 +38,11 @@ class SourceDocument:
     title: str
     text: str
     sha256: str
+    # The date the source gives itself and where it came from ("front_matter", "file_name",
+    # "file_time", or "" when unknown): see core/documents/dates.py.
+    date: dt.date | None = None
+    date_from: str = ""
+    format: str = TEXT  # the reader its text is read with (core/documents): "markdown", "html", "text"
 
     @property
     def source_id(self) -> str:
@@ -94,7 +102,26 @@ def read_source(path: Path, max_bytes: int = DEFAULT_MAX_BYTES, display: str | N
     except OSError as exc:
         raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
     text = decode_text(raw, name)
-    return SourceDocument(path=name, title=title_of(text, path.stem), text=text, sha256=sha256_text(text))
+    fmt = format_of(path.suffix)
+    document = read_document(text, fmt)
+    date, date_from = source_date(document.metadata, name, _modified(path))
+    title = document.title if fmt != TEXT else title_of(text, path.stem)
+    return SourceDocument(
+        path=name,
+        title=title or path.stem,
+        text=text,
+        sha256=sha256_text(text),
+        date=date,
+        date_from=date_from,
+        format=fmt,
+    )
+
+
+def _modified(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
 
 
 def collect(paths: list[Path]) -> tuple[list[Path], list[SourceRejected], set[str]]:

@@ -57,6 +57,13 @@ REQUESTS = {
         documents=[
             ExtractRequest(source_id="s1", title="Kortel", text="Kortel\n\nKortel is a hardware company."),
             ExtractRequest(source_id="s2", title="Tarn", text="# Tarn\nTarn is a lake."),
+            ExtractRequest(
+                source_id="s3#2",
+                title="Lakes",
+                text="Tarn drains into the Orrin.",
+                section="Lakes > Tarn > Outflow",
+                links=["Orrin"],
+            ),
         ]
     ),
     "judge": JUDGE,
@@ -103,6 +110,12 @@ def test_a_claim_compared_twice_is_listed_once():
 def test_a_title_that_is_the_first_line_is_not_sent_twice():
     docs = _data(prompts.extract_messages(REQUESTS["extract"]))
     assert "title" not in docs[0] and docs[1]["title"] == "Tarn"
+
+
+def test_a_section_and_its_link_texts_reach_the_extraction_prompt():
+    docs = _data(prompts.extract_messages(REQUESTS["extract"]))
+    assert docs[2]["section"] == "Lakes > Tarn > Outflow" and docs[2]["links"] == ["Orrin"]
+    assert "section" not in docs[0] and "links" not in docs[0]  # nothing paid for what a document lacks
 
 
 @pytest.mark.parametrize("task", sorted(REQUESTS))

@@ -45,6 +45,8 @@ def commit_batch(
             "path": p.candidates.path,
             "title": p.candidates.title,
             "text": p.candidates.text,
+            "date": p.candidates.date,
+            "date_from": p.candidates.date_from,
             "scope": p.candidates.scope,
             "scope_reason": p.candidates.scope_reason,
             "paths": list(dict.fromkeys([p.candidates.path, *p.candidates.also_paths])),

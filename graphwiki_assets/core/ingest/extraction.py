@@ -1,7 +1,8 @@
 """Stage: extraction, one structured call per source, short sources sharing a call.
 
-Each source is first cleaned of sentences addressed to the model, then split into chunks
-when long. The pieces (whole short sources and chunks of long ones) are packed in order
+Each source is read by its format's reader and its prose taken section by section
+(``ingest/passages.py``: cleaned of sentences addressed to the model, a long section split
+into chunks). The pieces (sections, and chunks of long ones) are packed in order
 into calls of up to ``pack_chars`` characters, so the fixed part of the prompt is paid
 once per call rather than once per short source; the calls run side by side. A shared
 call that fails is retried one piece per call, so a source only fails for its own sake.
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 
 from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.ingest.models import Candidates
+from graphwiki_assets.core.ingest.passages import chunks_of, prose_of
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.calls import (
     DocumentExtraction,
@@ -25,10 +27,8 @@ from graphwiki_assets.core.llm.calls import (
     ExtractResponse,
     TypeHint,
 )
-from graphwiki_assets.core.llm.chunking import chunk_text
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
-from graphwiki_assets.core.llm.injection import strip_injections
 from graphwiki_assets.core.llm.pool import call_all
 from graphwiki_assets.core.sources import SourceDocument
 from graphwiki_assets.core.store.keys import name_key
@@ -59,14 +59,27 @@ def _pieces(docs: list[SourceDocument], config: ExtractConfig) -> tuple[list[_Pi
     pieces: list[_Piece] = []
     removed: list[list[str]] = []
     for n, doc in enumerate(docs):
-        # Source text is data: sentences that address the model are removed before it sees them.
-        clean, dropped = strip_injections(doc.text)
-        removed.append(dropped)
-        chunks = [c for c in (chunk_text(clean, max_chars=config.chunk_chars) or [clean]) if c.strip()]
-        for i, chunk in enumerate(chunks):
-            piece_id = doc.source_id if len(chunks) == 1 else f"{doc.source_id}#{i + 1}"
-            pieces.append(_Piece(n, ExtractRequest(source_id=piece_id, title=doc.title, text=chunk)))
+        prose = prose_of(doc)
+        removed.append(prose.removed_injections)
+        parts = [
+            (section.section, text, links)
+            for section in prose.sections
+            for text, links in chunks_of(section, config.chunk_chars)
+        ]
+        for i, (section, text, links) in enumerate(parts):
+            piece_id = doc.source_id if len(parts) == 1 else f"{doc.source_id}#{i + 1}"
+            request = ExtractRequest(source_id=piece_id, title=doc.title, text=text, section=section, links=list(links))
+            pieces.append(_Piece(n, request))
     return pieces, removed
+
+
+def _calls_needed(pieces: list[_Piece], pack_chars: int) -> Counter[int]:
+    """The calls each document needs on its own: its pieces packed as extraction packs them
+    (many short sections share a call; a section never costs less than a chunk)."""
+    by_doc: dict[int, list[_Piece]] = {}
+    for piece in pieces:
+        by_doc.setdefault(piece.doc, []).append(piece)
+    return Counter({n: len(_packs(own, pack_chars)) for n, own in by_doc.items()})
 
 
 def _packs(pieces: list[_Piece], pack_chars: int) -> list[list[_Piece]]:
@@ -105,10 +118,11 @@ def extract_documents(
     pieces, removed = _pieces(docs, config)
     out = Extracted()
     chunks = Counter(p.doc for p in pieces)
-    over = {n for n, count in chunks.items() if count > config.max_calls_per_source}
+    calls = _calls_needed(pieces, config.pack_chars)
+    over = {n for n, count in calls.items() if count > config.max_calls_per_source}
     for n in sorted(over):
         out.failed[docs[n].source_id] = (
-            f"needs {chunks[n]} extraction calls ({len(docs[n].text) / 1e6:.1f} MB of text), more than the budget of "
+            f"needs {calls[n]} extraction calls ({len(docs[n].text) / 1e6:.1f} MB of text), more than the budget of "
             f"{config.max_calls_per_source} per source: split the file, or raise GRAPHWIKI_MAX_CALLS_PER_SOURCE"
         )
     pieces = [p for p in pieces if p.doc not in over]
@@ -158,6 +172,8 @@ def extract_documents(
                 title=doc.title,
                 text=doc.text,
                 sha256=doc.sha256,
+                date=doc.date,
+                date_from=doc.date_from,
                 extraction=extraction,
                 removed_injections=removed[n],
                 chunks=max(1, len(parts)),

@@ -21,6 +21,8 @@ class Candidates(BaseModel):
     title: str
     text: str
     sha256: str
+    date: dt.date | None = None  # the date the source gives itself (core/documents/dates.py)
+    date_from: str = ""
     extraction: ExtractResponse
     removed_injections: list[str] = Field(default_factory=list)
     chunks: int = 1

@@ -82,6 +82,8 @@ class Scope:
                         title=doc.title,
                         text=doc.text,
                         sha256=doc.sha256,
+                        date=doc.date,
+                        date_from=doc.date_from,
                         extraction=ExtractResponse(concepts=[], claims=[]),
                         scope=OUT,
                         scope_reason=decision.reason,

@@ -47,6 +47,12 @@ class ExtractRequest(BaseModel):
     source_id: str
     title: str
     text: str
+    # The heading path of the text, " > " joined ("Guide > Install > Linux"): context for
+    # what the text is about, never a claim itself.
+    section: str = ""
+    # The anchor texts of the links in the text: each names something the text refers to,
+    # a candidate concept; a link alone states no relation.
+    links: list[str] = Field(default_factory=list)
 
 
 class ExtractResponse(BaseModel):

@@ -26,7 +26,7 @@ from graphwiki_assets.core.llm.calls import (
 )
 from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
-EXTRACT_PROMPT_VERSION = "extract/v4"
+EXTRACT_PROMPT_VERSION = "extract/v5"
 JUDGE_PROMPT_VERSION = "judge/v5"
 CONFLICT_PROMPT_VERSION = "conflict/v3"
 SUMMARY_PROMPT_VERSION = "summary/v3"
@@ -80,6 +80,10 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
         "other names the text gives for the same thing (acronyms, 'X (Y)', 'also known as').\n"
         "- claim.text: one self-contained factual statement, with pronouns replaced by names; "
         "claim.about: names of concepts from that document's concepts that the claim is about.\n"
+        "A document may be one section of a longer file: its section is the path of headings "
+        "above it, context for what the text is about, never a claim by itself. Its links are "
+        "the texts of the links in it: each names something the text refers to (a concept when "
+        "it names an entity or term), but a link alone is no relation.\n"
         "Do not invent facts that a document does not state."
     )
     # a title that is already the text's first line is not paid for twice
@@ -87,6 +91,8 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
         {
             "doc_id": d.source_id,
             **({} if d.text.split("\n", 1)[0].strip() == d.title.strip() else {"title": d.title}),
+            **({"section": d.section} if d.section else {}),
+            **({"links": d.links} if d.links else {}),
             "text": d.text,
         }
         for d in req.documents

@@ -57,7 +57,11 @@ def request_from_messages(task: str, messages: list[dict[str, str]]) -> Any:
         return ExtractBatchRequest(
             documents=[
                 ExtractRequest(
-                    source_id=d["doc_id"], title=d.get("title") or d["text"].split("\n", 1)[0], text=d["text"]
+                    source_id=d["doc_id"],
+                    title=d.get("title") or d["text"].split("\n", 1)[0],
+                    text=d["text"],
+                    section=d.get("section", ""),
+                    links=d.get("links", []),
                 )
                 for d in data
             ]
@@ -121,6 +125,7 @@ class RulesServer:
         self.fail_task = fail_task
         self.failed = 0
         self.requests = 0
+        self.extracted: list[ExtractRequest] = []  # every document it was asked to extract, as read back
         self.in_flight = 0
         self.max_in_flight = 0
         # CPU seconds spent computing answers (not sleeping): the rules run in this process, so
@@ -177,6 +182,9 @@ class RulesServer:
                 return 400, {"error": {"message": "this server answers json_schema requests of graphwiki tasks"}}
             response = TASKS[task].response
             request = request_from_messages(task, messages)
+            if isinstance(request, ExtractBatchRequest):
+                with self._lock:
+                    self.extracted += request.documents
             answer = self._rules._complete(TASKS[task], request)
             content = json.dumps(_shape(answer.model_dump(mode="json"), TASKS[task].schema))
             response.model_validate_json(content)  # what we send must parse on the other side

@@ -101,6 +101,9 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
             "title": doc.title,
             "text": doc.text,
             "sha256": doc.sha256,
+            "date": doc.date,
+            "date_from": doc.date_from,
+            "format": doc.format,
             "also_paths": also.get(doc.source_id, []),
         }
     counts = {s: sum(v["status"] == s for v in out.values()) for s in ("new", "unchanged", "skipped")}
@@ -141,7 +144,18 @@ def extracted_candidates(
     client = llm.client()
     before = client.usage.snapshot()
     new = {key: v for key, v in sources.items() if v["status"] == "new"}
-    docs = [SourceDocument(path=v["path"], title=v["title"], text=v["text"], sha256=v["sha256"]) for v in new.values()]
+    docs = [
+        SourceDocument(
+            path=v["path"],
+            title=v["title"],
+            text=v["text"],
+            sha256=v["sha256"],
+            date=v.get("date"),
+            date_from=v.get("date_from", ""),
+            format=v.get("format", "text"),
+        )
+        for v in new.values()
+    ]
     config = _config(graphwiki)
     schema = config.schema
     # the model loads only when a focus asks for it; outside it a source costs no extraction call

@@ -142,7 +142,7 @@ def _clean_name(name: str) -> str:
 
 
 def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResponse:
-    text = normalize_source(req.text)
+    text = normalize_source(_with_headings(req))
     sentences = [s for s in split_sentences(text) if not s.startswith("#")]
     reg = _Registry()
     title_name, title_type = document_title(req.title, text)
@@ -150,8 +150,12 @@ def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResp
     if title is not None:
         title.is_title = True
         reg.set_type(title, title_type, _TYPE_RANK_STATED)
+    anchors = [a for a in req.links if _names_a_thing(a)]
     for i, sentence in enumerate(sentences):
         _scan(reg, sentence, i, title)
+        for anchor in anchors:
+            if re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", sentence):
+                reg.add(anchor, i)  # linked, so named even first in a sentence
     in_headings = heading_names(text)
     for c in reg.by_key.values():
         c.confirmed |= c.name in in_headings
@@ -169,6 +173,22 @@ def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResp
             ExtractedConcept(name=c.name, type=c.type or "Concept", description=description, aliases=c.aliases)
         )
     return ExtractResponse(concepts=concepts, claims=claims)
+
+
+def _with_headings(req: ExtractRequest) -> str:
+    """The text under its section's headings, as the rules read a markdown document: the
+    headings decide whether the document's title names an entity (``titles.py``)."""
+    if not req.section:
+        return req.text
+    headings = "\n".join(f"{'#' * min(depth + 1, 6)} {name}" for depth, name in enumerate(req.section.split(" > ")))
+    return f"{headings}\n\n{req.text}"
+
+
+def _names_a_thing(anchor: str) -> bool:
+    """A link text written as a name ("Kelpstore", "Raft Consensus", "iPhone" with a name
+    mark), not a phrase ("this guide", "click here")."""
+    words = [w for w in re.findall(r"[\w.\-]+", anchor) if w.lower() not in STOPWORDS]
+    return 0 < len(words) <= 5 and all(w[:1].isupper() or cand.has_name_mark(w) for w in words)
 
 
 def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None:
