@@ -30,8 +30,6 @@ class Candidates(BaseModel):
     typed: dict = Field(default_factory=dict)  # how the taxonomy typed its concepts (ingest/taxonomy.py)
     scope: str = "in"  # "out": outside the schema config's focus, promotes nothing (ingest/scope.py)
     scope_reason: str = ""
-    date: dt.date | None = None  # the date the source gives itself; None when it gives none
-    date_from: str = ""
 
 
 class Mention(BaseModel):
