@@ -1,7 +1,7 @@
 """The conflict stage on a real graph: claims ordered by their sources' dates, a change stated
 over time found, the newer claim never superseded automatically, a paraphrase not flagged.
 
-Each source is dated after its ingest with a parameterised SET, as the reader would date it.
+Each source is dated by its front matter, as a post or a versioned page would be.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from tests.support.ingest import ingest, write_sources
 
 
 def _ingest_dated(store, embedder, settings, folder, name: str, text: str, date: dt.date | None) -> str:
-    (path,) = write_sources(folder, {name: text})
+    """Ingest one file; ``date`` goes in its front matter (None: the file's own time dates it)."""
+    front = f"---\ndate: {date.isoformat()}\n---\n" if date else ""
+    (path,) = write_sources(folder, {name: front + text})
     report = ingest(store, embedder, settings, [path], cache=False)
     (source_id,) = [r.source_id for r in report.reports if r.status == "new"]
-    if date is not None:
-        store.query("MATCH (s:Source {id: $id}) SET s.date = $date", id=source_id, date=date)
+    stored = store.query("MATCH (s:Source {id: $id}) RETURN s.date AS date", id=source_id)[0]["date"]
+    assert date is None or stored.to_native() == date
     return source_id
 
 
@@ -42,11 +44,14 @@ def test_a_change_over_time_disputes_the_older_claim(store, embedder, settings, 
     new = _ingest_dated(store, embedder, settings, tmp_path, "new.md", STABLE, dt.date(2024, 6, 1))
     older, newer = _claim_of(store, old), _claim_of(store, new)
     (edge,) = store.query(
-        "MATCH (a:Claim {id: $new})-[r:CONTRADICTS]->(b:Claim {id: $old}) RETURN r.reason AS reason",
+        "MATCH (a:Claim {id: $new})-[r:CONTRADICTS]->(b:Claim {id: $old}) "
+        "RETURN r.reason AS reason, r.newer_claim AS newer, r.order AS order",
         new=newer["id"],
         old=older["id"],
     )
     assert edge["reason"].startswith("a change over time")
+    assert edge["newer"] == newer["id"]
+    assert edge["order"] == f"{newer['id']} (2024-06-01) is newer than {older['id']} (2015-03-01)"
     assert _status(store, older["id"]) == _status(store, newer["id"]) == "disputed"
 
 
