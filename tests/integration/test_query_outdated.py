@@ -82,3 +82,17 @@ def test_the_newest_source_of_a_fact_decides(seed_graph, embedder, offline_llm):
 def test_today_must_be_a_date(seed_graph, embedder, offline_llm):
     with pytest.raises(ValueError, match="today must be a date"):
         ask(seed_graph, embedder, offline_llm, "What is Cypher?", today="2026-12-01")
+
+
+def test_a_dispute_says_when_each_side_was_last_stated(seed_graph, embedder, offline_llm):
+    _date_every_source(seed_graph, OLD)
+    seed_graph.query(
+        "MATCH (:Claim {id: 'cl-cql-imperative'})-[:DERIVED_FROM]->(s:Source) SET s.date = $date",
+        date=dt.date(2026, 11, 1),
+    )
+    answer = ask(
+        seed_graph, embedder, offline_llm, "Is Cypher a declarative query language? What is Cypher?", today=TODAY
+    )
+    note = next(f for f in answer.flags if f.startswith("cl-cypher-declarative is disputed"))
+    assert '(last stated 2015-03-01) is contradicted by cl-cql-imperative: "' in note
+    assert note.endswith("(last stated 2026-11-01)")

@@ -112,11 +112,19 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
     if claim.status == "disputed":
         live = [o for o in claim.opponents if o in sub.claims and sub.claims[o].status != "superseded"]
         marks.insert(0, ("disputed", ", ".join(live or claim.opponents) or claim.id))
-        against = "; ".join(f'{o}: "{sub.claims[o].text}"' for o in live) or "an unresolved CONTRADICTS"
-        notes.insert(0, f'{claim.id} is disputed: "{claim.text}" is contradicted by {against}')
+        against = "; ".join(f'{o}: "{sub.claims[o].text}"{_when(sub.claims[o])}' for o in live)
+        notes.insert(
+            0,
+            f'{claim.id} is disputed: "{claim.text}"{_when(claim)} is contradicted by {against or "an unresolved CONTRADICTS"}',
+        )
     if claim.needs_review:
         _review_mark(claim.id, claim.id, claim.review_reason, marks, notes)
     _add(out, claim.id, claim.text, sources, marks, notes, claim.stated)
+
+
+def _when(claim: ClaimRow) -> str:
+    """When a claim was last stated, so a reader can tell the older side of a dispute."""
+    return f" (last stated {claim.stated})" if claim.stated else ""
 
 
 def _review_mark(node_id: str, named: str, reason: str | None, marks: list[tuple[str, str]], notes: list[str]) -> None:
