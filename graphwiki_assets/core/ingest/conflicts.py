@@ -43,8 +43,8 @@ class _Existing:
     status: str
     embedding: list[float]
     doc: int | None  # the batch position of its source; None for a claim already in the graph
-    date: dt.date | None  # the newest date among its sources (None: not dated)
-    paths: frozenset[str]  # the files it derives from
+    date: dt.date | None = None  # the newest date among its sources (None: not dated)
+    paths: frozenset[str] = frozenset()  # the files it derives from
 
 
 @dataclass(frozen=True)
