@@ -12,7 +12,7 @@ def test_every_defect_check_is_silent_on_a_clean_graph(store):
 
     report = run_lint(store, now=NOW)
 
-    assert {c.name for c in report.checks} == DEFECT_CHECKS | {"open_disputes", "judgment_sample"}
+    assert {c.name for c in report.checks} == DEFECT_CHECKS | {"open_disputes", "judgment_sample", "possibly_outdated"}
     for name in DEFECT_CHECKS:
         result = report.check(name)
         assert (result.count, result.offending, result.severity) == (0, (), "info"), result

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from graphwiki_assets.core.lint import checks
+from graphwiki_assets.core.lint.report import run_lint
 from tests.support.clean_graph import NOW, plant_clean_graph
 
 LATER = NOW + timedelta(days=100)
@@ -44,3 +45,47 @@ def test_an_updated_concept_is_fresh_and_superseded_sources_are_not_stale(store)
 
     assert checks.stale_sources(store, LATER, days=90).offending == (ids["gds.md"],)
     assert set(checks.stale_concepts(store, LATER, days=90).offending) == {"cypher", "neo4j"}
+
+
+def _date_source(store, source_id: str, date) -> None:
+    store.query("MATCH (s:Source {id: $id}) SET s.date = $date", id=source_id, date=date)
+
+
+def test_claims_last_stated_before_the_window_are_counted_as_possibly_outdated_with_a_sample(store):
+    ids = plant_clean_graph(store)
+    _date_source(store, ids["cypher.md"], (NOW - timedelta(days=400)).date())
+    _date_source(store, ids["cql.md"], (NOW - timedelta(days=10)).date())
+    old = {
+        r["id"]
+        for r in store.query(
+            "MATCH (c:Claim)-[:DERIVED_FROM]->(:Source {id: $id}) RETURN c.id AS id", id=ids["cypher.md"]
+        )
+    }
+
+    result = checks.possibly_outdated(store, NOW, days=90, size=10)
+
+    assert (result.count, result.severity, set(result.offending)) == (len(old), "info", old)
+    row = result.rows[0]
+    assert row["last_stated"] == (NOW - timedelta(days=400)).date().isoformat() and row["age_days"] == 400
+    assert row["source"] == "cypher.md"
+    assert "claims dated" in result.description
+    assert checks.possibly_outdated(store, NOW, days=500).count == 0  # the window is the config's
+    assert len(checks.possibly_outdated(store, NOW, days=90, size=1).rows) == 1  # a sample, the count stays
+    assert checks.possibly_outdated(store, NOW, days=90, size=1).count == len(old)
+
+
+def test_undated_claims_are_never_possibly_outdated(store):
+    plant_clean_graph(store)
+    result = checks.possibly_outdated(store, NOW + timedelta(days=10_000), days=1)
+    assert (result.count, result.rows) == (0, ())
+    assert "0 of 4 claims dated" in result.description
+
+
+def test_the_lint_report_lists_possibly_outdated_claims(store):
+    ids = plant_clean_graph(store)
+    _date_source(store, ids["gds.md"], (NOW - timedelta(days=400)).date())
+    report = run_lint(store, now=NOW)
+    result = report.check("possibly_outdated")
+    assert result.count >= 1 and result.passed
+    assert "### possibly_outdated" in report.markdown()
+    assert report.metrics["possibly_outdated_count"] == result.count

@@ -6,6 +6,7 @@ so it makes no association edges.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import itertools
 from dataclasses import dataclass, field
@@ -35,6 +36,9 @@ class ClaimLinks:
     # when the two come from different files
     supports: list[tuple[str, str]] = field(default_factory=list)
     compared: int = 0
+    date: dt.date | None = None  # the source's own date (None: not dated)
+    # settlements a dispute's dates forbade: the loser is the newer claim, so both stay disputed
+    held: list[SettlementRecord] = field(default_factory=list)
 
 
 def claim_id_for(source_id: str, text: str) -> str:
@@ -67,4 +71,4 @@ def plan_claims(plan: ResolutionPlan, vectors: Vectors) -> ClaimLinks:
         if len(about) <= MAX_ASSOCIATED_CONCEPTS:
             for a, b in itertools.combinations(sorted(about), 2):
                 associations.append({"a": a, "b": b, "claim": record.id})
-    return ClaimLinks(source_id=source_id, claims=claims, associations=associations)
+    return ClaimLinks(source_id=source_id, claims=claims, associations=associations, date=plan.candidates.date)

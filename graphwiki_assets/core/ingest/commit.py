@@ -86,6 +86,11 @@ def commit_batch(
         for link in links
         for s in link.settlements
     ]
+    held = [
+        {**s.model_dump(), "decided_by": f"ingest of {path_of[s.source_id]} ({backend})"}
+        for link in links
+        for s in link.held
+    ]
     supports = [{"claim": new, "existing": old} for link in links for new, old in link.supports]
     logged = _log_entry(plans, links, backend, now, actor, stamp)
 
@@ -121,6 +126,7 @@ def commit_batch(
         rows(tx, cypher.MERGE_ASSOCIATIONS, pairs=associations, now=now)
         rows(tx, cypher.MERGE_CONTRADICTIONS, pairs=contradictions, backend=backend, now=now)
         rows(tx, cypher.SETTLE, settlements=settlements, now=now)
+        rows(tx, cypher.HOLD_DISPUTES, held=held, now=now)
         rows(tx, cypher.MERGE_CORROBORATES, pairs=supports, now=now, backend=backend)
         rows(
             tx,
@@ -194,5 +200,8 @@ def _log_entry(
             "concepts_merged": merged,
             "claims": [c.id for link in links for c in link.claims],
             "contradictions": [[c.new_claim, c.existing_claim] for link in links for c in link.contradictions],
+            "kept_disputed": [
+                {"winner": h.winner, "loser": h.loser, "reason": h.reason} for link in links for h in link.held
+            ],
         },
     )

@@ -3,17 +3,21 @@
 Only claims that share a concept and are close in meaning are compared (a cheap screen
 before the LLM): those in the graph, and those of earlier sources in the same batch. The
 comparisons of a whole batch go out in a few large calls, side by side. A contradiction
-disputes both claims. A new claim that supports one side of an open dispute settles it:
-the other side becomes superseded, never deleted.
+disputes both claims and records which of the two is the newer statement, by their
+sources' dates. A new claim that supports one side of an open dispute settles it: the
+other side becomes superseded, never deleted, unless it is the newer claim (see
+``chronology``): then both stay disputed and the reason is kept on their CONTRADICTS.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 import numpy as np
 
 from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.chronology import as_date, hold_reason, newer_of
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionPlan, SettlementRecord
 from graphwiki_assets.core.ingest.timing import StageTimes
@@ -39,6 +43,8 @@ class _Existing:
     status: str
     embedding: list[float]
     doc: int | None  # the batch position of its source; None for a claim already in the graph
+    date: dt.date | None = None  # the newest date among its sources (None: not dated)
+    paths: frozenset[str] = frozenset()  # the files it derives from
 
 
 @dataclass(frozen=True)
@@ -65,12 +71,22 @@ def _names(existing_rows: list[dict], plans: list[ResolutionPlan]) -> dict[str, 
     return {cid: (names[cid], [a for a in dict.fromkeys(aliases.get(cid, [])) if a != names[cid]]) for cid in names}
 
 
-def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, config: ConflictConfig) -> list[_Pair]:
+def _pairs(
+    links: list[ClaimLinks], paths: list[str], existing_rows: list[dict], names: dict, config: ConflictConfig
+) -> list[_Pair]:
     in_graph: dict[str, list[_Existing]] = {}
     for row in existing_rows:
         if row["embedding"] is not None:
             in_graph.setdefault(row["concept_id"], []).append(
-                _Existing(row["id"], row["text"], row["status"], row["embedding"], None)
+                _Existing(
+                    row["id"],
+                    row["text"],
+                    row["status"],
+                    row["embedding"],
+                    None,
+                    as_date(row["stated"]),
+                    frozenset(row["paths"]),
+                )
             )
     in_batch: dict[str, list[_Existing]] = {}
     pairs: list[_Pair] = []
@@ -93,7 +109,9 @@ def _pairs(links: list[ClaimLinks], existing_rows: list[dict], names: dict, conf
         # this source's claims are "existing" for the later sources of the batch
         for claim in link.claims:
             for cid in claim.about:
-                in_batch.setdefault(cid, []).append(_Existing(claim.id, claim.text, "current", claim.embedding, doc))
+                in_batch.setdefault(cid, []).append(
+                    _Existing(claim.id, claim.text, "current", claim.embedding, doc, link.date, frozenset([paths[doc]]))
+                )
     return pairs
 
 
@@ -140,7 +158,8 @@ def find_conflicts(
             if concept_ids
             else []
         )
-    pairs = _pairs(links, existing, _names(existing, plans), config)
+    paths = [plan.candidates.path for plan in plans]
+    pairs = _pairs(links, paths, existing, _names(existing, plans), config)
     for doc, link in enumerate(links):
         link.compared = sum(1 for p in pairs if p.doc == doc)
     with times.stage("conflict"):
@@ -152,26 +171,47 @@ def find_conflicts(
         if verdict is None:
             continue
         if verdict.relation == "contradicts":
+            newer, order = newer_of(pair.claim_id, links[pair.doc].date, pair.existing.id, pair.existing.date)
             links[pair.doc].contradictions.append(
                 ContradictionRecord(
                     new_claim=pair.claim_id,
                     existing_claim=pair.existing.id,
                     reason=verdict.reason,
                     source_id=links[pair.doc].source_id,
+                    newer_claim=newer,
+                    order=order,
                 )
             )
             opponents.setdefault(pair.claim_id, []).append((pair.existing.id, pair.doc))
             opponents.setdefault(pair.existing.id, []).append((pair.claim_id, pair.doc))
         elif verdict.relation == "supports":
-            supports[pair.doc].setdefault(pair.existing.id, []).append(pair.claim_id)
             links[pair.doc].supports.append((pair.claim_id, pair.existing.id))
+            if paths[pair.doc] not in pair.existing.paths:  # a file restating itself settles nothing
+                supports[pair.doc].setdefault(pair.existing.id, []).append(pair.claim_id)
     supported_in_graph = sorted({w for per in supports for w in per if w not in _batch_claims(links)})
+    dates = _claim_dates(links, pairs)
     with times.stage("vector_search"):
         graph_opponents: dict[str, list[str]] = {}
         for row in store.query(cypher.DISPUTE_OPPONENTS, ids=supported_in_graph) if supported_in_graph else []:
             graph_opponents.setdefault(row["claim"], []).append(row["opponent"])
+            dates[row["opponent"]] = as_date(row["opponent_stated"])
     for doc, per in enumerate(supports):
-        links[doc].settlements = _settlements(per, graph_opponents, opponents, doc, links[doc].source_id)
+        settled = _settlements(per, graph_opponents, opponents, doc, links[doc].source_id)
+        for record in settled:
+            held = hold_reason(
+                record.winner, dates.get(record.winner), record.loser, dates.get(record.loser), links[doc].date
+            )
+            if held is None:
+                links[doc].settlements.append(record)
+            else:
+                links[doc].held.append(record.model_copy(update={"reason": f"{record.reason}; kept disputed: {held}"}))
+
+
+def _claim_dates(links: list[ClaimLinks], pairs: list[_Pair]) -> dict[str, dt.date | None]:
+    """The newest source date of every claim the batch compared: its own, and those it was compared with."""
+    dates: dict[str, dt.date | None] = {p.existing.id: p.existing.date for p in pairs}
+    dates.update({claim.id: link.date for link in links for claim in link.claims})
+    return dates
 
 
 def _batch_claims(links: list[ClaimLinks]) -> set[str]:
@@ -192,8 +232,9 @@ def _settlements(
             o for o, made_by in batch_opponents.get(winner, []) if made_by < doc
         ]
         for loser in dict.fromkeys(rivals):
-            # Only settle when the new source does not also back the loser.
-            if loser in supports and set(supports[loser]) & set(backers):
+            # Only settle when the new source takes one side: it neither backs the loser
+            # nor states a claim against the winner itself.
+            if loser in supports or any(made_by == doc for _, made_by in batch_opponents.get(winner, [])):
                 continue
             settled.append(
                 SettlementRecord(

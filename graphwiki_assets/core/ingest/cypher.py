@@ -74,15 +74,20 @@ EXISTING_CLAIMS_ABOUT = f"""
 UNWIND $concept_ids AS cid
 MATCH (c:Concept {{id: cid}})<-[:ABOUT]-(cl:Claim)
 WHERE {in_play("cl")} AND NOT EXISTS {{ (cl)-[:DERIVED_FROM]->(s:Source) WHERE s.id IN $source_ids }}
+CALL (cl) {{
+  OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source)
+  RETURN max(s.date) AS stated, [p IN collect(s.path) WHERE p IS NOT NULL] AS paths
+}}
 RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases, cl.id AS id, cl.text AS text, cl.status AS status,
-       cl.embedding AS embedding
+       cl.embedding AS embedding, stated, paths
 """
 
 DISPUTE_OPPONENTS = f"""
 UNWIND $ids AS id
 MATCH (c:Claim {{id: id}})-[:CONTRADICTS]-(o:Claim)
 WHERE {in_play("o")}
-RETURN c.id AS claim, o.id AS opponent
+CALL (o) {{ OPTIONAL MATCH (o)-[:DERIVED_FROM]->(s:Source) RETURN max(s.date) AS opponent_stated }}
+RETURN c.id AS claim, o.id AS opponent, opponent_stated
 """
 
 # -- the one write transaction of a batch ---------------------------------------------
@@ -221,7 +226,15 @@ MERGE_CONTRADICTIONS = """
 UNWIND $pairs AS p
 MATCH (a:Claim {id: p.new_claim}), (b:Claim {id: p.existing_claim})
 MERGE (a)-[r:CONTRADICTS]->(b)
-ON CREATE SET r.detected_at = datetime($now), r.backend = $backend, r.reason = p.reason, r.source_id = p.source_id
+ON CREATE SET r.detected_at = datetime($now), r.backend = $backend, r.reason = p.reason, r.source_id = p.source_id,
+              r.newer_claim = p.newer_claim, r.order = p.order
+"""
+
+# A settlement the claims' dates forbade: the dispute stays open, with the reason on its edge.
+HOLD_DISPUTES = """
+UNWIND $held AS h
+MATCH (:Claim {id: h.winner})-[r:CONTRADICTS]-(:Claim {id: h.loser})
+SET r.kept_disputed = h.reason, r.kept_by = h.decided_by, r.kept_at = datetime($now)
 """
 
 SETTLE = """

@@ -108,6 +108,8 @@ class ContradictionRecord(BaseModel):
     existing_claim: str
     reason: str
     source_id: str  # the source of the new claim
+    newer_claim: str = ""  # by their sources' dates; "" when not dated or stated the same day
+    order: str = ""  # that order in words (ingest/chronology.py)
 
 
 class SettlementRecord(BaseModel):

@@ -46,6 +46,11 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "stale_sources": ("warn", "current sources not seen by a re-ingest within the staleness window"),
     "stale_concepts": ("warn", "live concepts neither updated nor re-seen through a source within the window"),
     "oversized_hubs": ("warn", "concepts with more relationships than the hub limit (split into sub-topics)"),
+    "possibly_outdated": (
+        "info",
+        "live claims whose newest source is dated before the staleness window: possibly outdated "
+        "(a random sample; a claim with no dated source is not dated and never counted)",
+    ),
     "open_disputes": ("info", "unresolved CONTRADICTS pairs, kept on purpose until settled (with their age)"),
     "judgment_sample": (
         "info",
@@ -182,6 +187,21 @@ def stale_concepts(store: GraphStore, now: datetime, days: int = 90, cap: int = 
         cap,
         now=now,
         cutoff=now - timedelta(days=days),
+    )
+
+
+def possibly_outdated(store: GraphStore, now: datetime, days: int = 90, size: int = 10) -> CheckResult:
+    """Informational: old statements are not errors, but a person may want to re-check a few."""
+    today = now.date()
+    row = store.query(cypher.POSSIBLY_OUTDATED, cutoff=today - timedelta(days=days), today=today, size=size)[0]
+    return make_result(
+        "possibly_outdated",
+        row["count"],
+        row["total"],
+        row["rows"],
+        f"window {days} days; {row['dated']} of {row['total']} claims dated; {len(row['rows'])} of {row['count']} shown",
+        severity="info",
+        cap=size,
     )
 
 

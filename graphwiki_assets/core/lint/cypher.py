@@ -68,6 +68,23 @@ CALL () {{
 RETURN total, count, rows
 """
 
+# Live claims whose newest dated source is older than the cutoff, counted, and a random sample
+# of them; a claim none of whose sources is dated is not dated, so never counted as outdated.
+POSSIBLY_OUTDATED = f"""
+MATCH (c:Claim) WHERE {in_play("c")}
+CALL (c) {{
+  OPTIONAL MATCH (c)-[:DERIVED_FROM]->(s:Source) WHERE s.date IS NOT NULL
+  WITH s ORDER BY s.date DESC, s.id
+  RETURN max(s.date) AS stated, head(collect(s.path)) AS path
+}}
+WITH count(c) AS total, count(stated) AS dated,
+     collect(CASE WHEN stated < $cutoff THEN {{id: c.id, text: left(c.text, 120), last_stated: toString(stated),
+                                              age_days: duration.inDays(stated, $today).days, source: path}} END) AS old
+UNWIND CASE WHEN old = [] THEN [null] ELSE old END AS row
+WITH total, dated, size(old) AS count, row ORDER BY rand()
+RETURN total, dated, count, [r IN collect(row) WHERE r IS NOT NULL][..$size] AS rows
+"""
+
 # A concept awaiting corroboration waits for evidence, not for a reviewer: never overdue.
 STALE_NEEDS_REVIEW = """
 CALL () {

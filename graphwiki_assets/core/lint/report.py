@@ -88,6 +88,7 @@ def run_lint(
         checks.stale_needs_review(store, now, cfg.review_days, cap),
         checks.stale_sources(store, now, cfg.stale_days, cap),
         checks.stale_concepts(store, now, cfg.stale_days, cap),
+        checks.possibly_outdated(store, now, cfg.stale_days, cfg.sample_size),
         checks.oversized_hubs(store, cfg.hub_limit, cap),
         checks.open_disputes(store, now, cap),
         checks.judgment_sample(store, cfg.sample_size, cap),

@@ -4,12 +4,16 @@ Facts are the retrieved claims (and the summaries of the concepts a technique ra
 each with the sources it derives from. Whatever backend writes the sentences, this
 module enforces the rules afterwards: a sentence that cites no known fact is dropped; a
 cited fact that is disputed, needs review or rests on a stale source gets its inline
-flag ("[disputed — see claim-2]") if the writer left it out; every sentence ends with
-its source ids. Superseded claims never become facts: they are listed as history.
+flag ("[disputed — see claim-2]") if the writer left it out, and so does a fact whose
+newest source is dated before the staleness age ("[may be outdated, last stated
+2015-03-01]"); every sentence ends with its source ids. Superseded claims never become
+facts: they are listed as history. A fact none of whose sources is dated is not dated: it
+is never called outdated, since nothing says when it was stated.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 
@@ -33,6 +37,8 @@ class Facts:
     notes: dict[str, list[str]] = field(default_factory=dict)  # fact id -> status notes, in words
     flags: list[str] = field(default_factory=list)  # notes on the retrieval as a whole
     history: list[str] = field(default_factory=list)
+    outdated_before: dt.date | None = None  # a fact last stated before this day may be outdated
+    outdated: dict[str, str] = field(default_factory=dict)  # fact id -> the newest date of its sources
 
     def flags_for(self, fact_ids: list[str]) -> list[str]:
         """General notes, then the notes of the facts the answer cites (each once)."""
@@ -68,11 +74,26 @@ def _source_marks(ids: list[str], sub: Subgraph) -> tuple[list[tuple[str, str]],
 
 
 def _add(
-    out: Facts, fact_id: str, text: str, sources: list[str], marks: list[tuple[str, str]], notes: list[str]
+    out: Facts,
+    fact_id: str,
+    text: str,
+    sources: list[str],
+    marks: list[tuple[str, str]],
+    notes: list[str],
+    stated: str | None = None,
 ) -> None:
-    """The writer sees the main status; the inline marks and the notes stay here to enforce."""
+    """The writer sees the main status; the inline marks and the notes stay here to enforce.
+    ``stated`` is the newest date among the fact's sources, checked against the staleness age."""
+    if stated and out.outdated_before and stated < out.outdated_before.isoformat():
+        out.outdated[fact_id] = stated
+        marks.append((f"may be outdated, last stated {stated}", ""))
+        notes.append(
+            f"{fact_id} may be outdated: its newest source is dated {stated}, "
+            f"before {out.outdated_before.isoformat()} (the staleness age)"
+        )
+    status = next((label for label, see in marks if see), "current")
     out.marks[fact_id], out.notes[fact_id] = marks, notes
-    out.facts.append(Fact(fact_id=fact_id, text=text, source_ids=sources, status=marks[0][0] if marks else "current"))
+    out.facts.append(Fact(fact_id=fact_id, text=text, source_ids=sources, status=status))
 
 
 def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
@@ -91,11 +112,19 @@ def _claim_fact(claim: ClaimRow, sub: Subgraph, out: Facts) -> None:
     if claim.status == "disputed":
         live = [o for o in claim.opponents if o in sub.claims and sub.claims[o].status != "superseded"]
         marks.insert(0, ("disputed", ", ".join(live or claim.opponents) or claim.id))
-        against = "; ".join(f'{o}: "{sub.claims[o].text}"' for o in live) or "an unresolved CONTRADICTS"
-        notes.insert(0, f'{claim.id} is disputed: "{claim.text}" is contradicted by {against}')
+        against = "; ".join(f'{o}: "{sub.claims[o].text}"{_when(sub.claims[o])}' for o in live)
+        notes.insert(
+            0,
+            f'{claim.id} is disputed: "{claim.text}"{_when(claim)} is contradicted by {against or "an unresolved CONTRADICTS"}',
+        )
     if claim.needs_review:
         _review_mark(claim.id, claim.id, claim.review_reason, marks, notes)
-    _add(out, claim.id, claim.text, sources, marks, notes)
+    _add(out, claim.id, claim.text, sources, marks, notes, claim.stated)
+
+
+def _when(claim: ClaimRow) -> str:
+    """When a claim was last stated, so a reader can tell the older side of a dispute."""
+    return f" (last stated {claim.stated})" if claim.stated else ""
 
 
 def _review_mark(node_id: str, named: str, reason: str | None, marks: list[tuple[str, str]], notes: list[str]) -> None:
@@ -123,7 +152,8 @@ def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
         notes.insert(0, f"concept {concept.name} ({concept.id}) is {concept.status}")
     if concept.needs_review:
         _review_mark(concept.id, f"concept {concept.name} ({concept.id})", concept.review_reason, marks, notes)
-    _add(out, concept.id, concept_fact_text(concept.name, concept.type, concept.summary), sources, marks, notes)
+    text = concept_fact_text(concept.name, concept.type, concept.summary)
+    _add(out, concept.id, text, sources, marks, notes, concept.stated)
 
 
 def community_fact_text(community: CommunityRow) -> str:
@@ -165,10 +195,11 @@ def _filed_fact(filed: dict, sub: Subgraph, out: Facts) -> None:
     _add(out, filed["id"], f'Filed answer to "{filed["question"]}": {text}', sources, marks, notes)
 
 
-def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int) -> Facts:
+def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int, outdated_before: dt.date | None = None) -> Facts:
     """Summaries of the ranked concepts first, then community reports and answers filed to the
-    same question, then claims in the technique's order."""
-    out = Facts()
+    same question, then claims in the technique's order. A fact whose newest source is dated
+    before ``outdated_before`` is marked as possibly outdated."""
+    out = Facts(outdated_before=outdated_before)
     for cid in dict.fromkeys(retrieval.summaries):
         if cid in sub.concepts:
             _concept_fact(sub.concepts[cid], sub, out)
@@ -216,7 +247,11 @@ def render(sentences: list[AnswerSentence], facts: Facts) -> list[Sentence]:
         if not ids or not text:
             continue  # uncited text is not an answer from the graph
         marks = [m for f in ids for m in facts.marks.get(f, [])]
-        missing = [f"[{label} — see {see}]" for label, see in dict.fromkeys(marks) if f"[{label}" not in text.lower()]
+        missing = [
+            f"[{label} — see {see}]" if see else f"[{label}]"
+            for label, see in dict.fromkeys(marks)
+            if f"[{label}" not in text.lower()
+        ]
         sources = list(dict.fromkeys(src for f in ids for src in known[f].source_ids))
         body = text.rstrip(". ")
         out.append(

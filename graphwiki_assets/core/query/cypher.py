@@ -104,24 +104,27 @@ OPTIONAL CALL (c) {
   MATCH (c)-[:DERIVED_FROM]->(s:Source)
   WITH DISTINCT s
   ORDER BY s.status = 'superseded', s.ingested_at DESC, s.id
-  RETURN collect(s.id)[..$source_limit] AS cited
+  RETURN collect(s.id)[..$source_limit] AS cited, toString(max(s.date)) AS stated
 }
 RETURN c.id AS id, c.name AS name, coalesce(c.type, 'Concept') AS type, coalesce(c.summary, '') AS summary,
        coalesce(c.status, 'current') AS status, coalesce(c.needs_review, false) AS needs_review,
-       c.review_reason AS review_reason, coalesce(cited, []) AS sources,
+       c.review_reason AS review_reason, coalesce(cited, []) AS sources, stated,
        COUNT { (c)-[:DERIVED_FROM]->() } AS source_total
 """
 
 LOAD_CLAIMS = """
 UNWIND $ids AS id
 MATCH (cl:Claim {id: id})
-CALL (cl) { OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source) RETURN collect(DISTINCT s.id) AS sources }
+CALL (cl) {
+  OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source)
+  RETURN collect(DISTINCT s.id) AS sources, toString(max(s.date)) AS stated
+}
 CALL (cl) { OPTIONAL MATCH (cl)-[:CONTRADICTS]-(o:Claim) RETURN collect(DISTINCT o.id) AS opponents }
 CALL (cl) { OPTIONAL MATCH (cl)-[:ABOUT]->(c:Concept) RETURN collect(DISTINCT c.id) AS about }
 RETURN cl.id AS id, cl.text AS text, coalesce(cl.status, 'current') AS status,
        coalesce(cl.needs_review, false) AS needs_review, cl.review_reason AS review_reason,
        cl.superseded_by AS superseded_by, cl.decided_by AS decided_by, toString(cl.decided_at) AS decided_at,
-       sources, opponents, about
+       sources, opponents, about, stated
 """
 
 LOAD_SOURCES = """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -19,7 +20,10 @@ class QueryOptions:
     per_concept: int = 3  # claims shown per concept that is not the question's own entity
     max_facts: int = 12  # claims handed to synthesis (plus the summaries a technique ranks)
     damping: float = 0.5  # "related": half the walk restarts at X (as in HippoRAG), so it stays near X
-    stale_days: int = 90  # a source not seen by a re-ingest for this long may be outdated
+    # a source not seen by a re-ingest for this long may be outdated; so may a fact whose
+    # newest source is dated longer ago than this (the schema config's staleness_days)
+    stale_days: int = 90
+    today: dt.date | None = None  # the day staleness is measured from; None: the current date
     provenance_floor: float = 0.55  # cosine a claim needs to be "the claim" asked about
     shape_pool: int = 200  # "shaped like": candidates the signature index hands to exact scoring
 
@@ -39,6 +43,8 @@ class QueryOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be a whole number of at least {low}, not {value!r}")
+        if self.today is not None and not isinstance(self.today, dt.date):
+            raise ValueError(f"today must be a date, not {self.today!r}")
         if not 0 < self.damping < 1:
             raise ValueError(f"damping must lie strictly between 0 and 1, not {self.damping!r}")
         if not -1 <= self.provenance_floor <= 1:
@@ -117,6 +123,7 @@ class ConceptRow:
     review_reason: str | None
     sources: list[str]  # the newest SUMMARY_SOURCES of them (subgraph.load)
     source_total: int = 0  # all of them
+    stated: str | None = None  # the newest date among all its sources (ISO); None: none is dated
 
 
 @dataclass
@@ -132,6 +139,7 @@ class ClaimRow:
     sources: list[str]
     opponents: list[str]
     about: list[str]
+    stated: str | None = None  # the newest date among its sources (ISO); None: none is dated
 
 
 @dataclass
@@ -217,6 +225,8 @@ class Answer:
     rung: str = "graph"
     near_matches: list[dict] = field(default_factory=list)
     history: list[str] = field(default_factory=list)
+    # cited facts whose newest source is older than the staleness age: {fact_id, last_stated}
+    outdated: list[dict] = field(default_factory=list)
     sources: list[dict] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
     # where the time went: linking (routing, entity linking, embedding the question),

@@ -9,6 +9,7 @@ The same function serves the CLI (``graphwiki ask``), the eval assets and notebo
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from dataclasses import fields, replace
 from pathlib import Path
@@ -88,7 +89,10 @@ def answer_question(
         sub = subgraph.load(graph, retrieval, options.stale_days, max_claims=options.max_facts, filed=filed)
         corpus_tokens = _corpus_tokens(graph, counts["sources"])
     laps.lap("retrieval")
-    facts = synthesis.build_facts(retrieval, sub, options.max_facts)
+    today = options.today or dt.date.today()
+    facts = synthesis.build_facts(
+        retrieval, sub, options.max_facts, outdated_before=today - dt.timedelta(days=options.stale_days)
+    )
     if route.shape == "provenance":
         _verify_sources(retrieval, sub, facts, sources_dirs)
     if linking.unlinked and not retrieval.communities:  # a global subject need not be a concept
@@ -310,6 +314,11 @@ def _answer(question, route, linking, retrieval, sub, facts, sentences, text, ba
         latency_ms=0.0,
         found=True,
         history=facts.history,
+        outdated=[
+            {"fact_id": f, "last_stated": facts.outdated[f]}
+            for f in dict.fromkeys(f for sentence in sentences for f in sentence.fact_ids)
+            if f in facts.outdated
+        ],
         sources=sources,
         details=details,
     ).timed(laps)

@@ -1,11 +1,15 @@
 """Offline contradiction check between two claims about the same concept.
 
-Claims contradict when, over otherwise overlapping content, exactly one of them is
-negated ("not", "never", "no longer", "isn't" ...), or they use the two sides of an
-antonym pair ("declarative"/"imperative", "supported"/"unsupported"), or they give
-different numbers for the same thing at the same time. A negation together with an
-antonym cancels out ("is open" / "is not closed"). Near-duplicates support each other;
-everything else is unrelated.
+A contradiction needs a real opposition on the same subject and property: exactly one
+claim negates ("not", "never", "no longer", "isn't" ...) a word the other asserts, or
+they use the two sides of an antonym pair ("declarative"/"imperative",
+"supported"/"unsupported"), or they give different numbers for the same thing at the
+same time, or one states a change over time of what the other says (``changes``). Apart
+from the opposition the two must be the same statement: most of their remaining content
+is shared, so two sentences that merely share words are not opposed. A negation together
+with an antonym cancels out ("is open" / "is not closed"). Code, command lines and posts
+are not statements and oppose nothing. Near-duplicates with no change of polarity or
+value support each other; everything else is unrelated.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import re
 
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict, Relation
+from graphwiki_assets.core.llm.offline.changes import change_over_time, is_statement, marker
 from graphwiki_assets.core.llm.offline.text import SENTENCE_STARTERS, STOPWORDS, stem
 from graphwiki_assets.core.normal_forms import name_tokens
 
@@ -65,7 +70,11 @@ def _tokens(text: str) -> list[str]:
     text = re.sub(r"\bno\s+longer\b", "not", text, flags=re.IGNORECASE)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)  # ordinals ("16th century") are not quantities
     text = re.sub(r"\b(?:as\s+of|by)\s+\d{4}\b", " ", text, flags=re.IGNORECASE)  # when it was said, not what
-    return [t.lower() for t in re.findall(r"\d[\d,]*(?:\.\d+)?|[A-Za-z][A-Za-z\-']*", text)]
+    # A number that names a release ("v2", "version 3.4") says which thing, not how much of it:
+    # it is kept as one word, so two releases are two subjects, never two values.
+    text = re.sub(r"\b(version|release|v)\s*(\d+(?:\.\d+)*)\b", r"\1-\2", text, flags=re.IGNORECASE)
+    words = re.findall(r"[A-Za-z][A-Za-z\-']*(?:\d[\w.\-]*)?|\d[\d,]*(?:\.\d+)?", text)
+    return [t.lower().rstrip(".-") for t in words]
 
 
 def _numbers(tokens: list[str]) -> tuple[set[str], set[str]]:
@@ -134,7 +143,41 @@ def _names_of(pair: ClaimPair) -> set[str]:
     return names
 
 
+# Words a negation passes over to reach what it negates ("is not yet", "does not always").
+_NEGATION_SKIPS = frozenset(
+    "be is are was were been being do does did have has had can could will would shall should may might must "
+    "a an the yet always ever also any longer anymore".split()
+)
+
+
+def _negated(tokens: list[str]) -> set[str]:
+    """Stems of the first words each negation governs (up to two past auxiliaries and articles)."""
+    out: set[str] = set()
+    for i, t in enumerate(tokens):
+        if t not in _NEGATIONS:
+            continue
+        taken = 0
+        for w in tokens[i + 1 : i + 6]:
+            if w in _NEGATIONS or w in _NEGATION_SKIPS:
+                continue
+            out.add(stem(w))
+            taken += 1
+            if taken == 2:
+                break
+    return out
+
+
 def relate(pair: ClaimPair) -> tuple[Relation, str]:
+    if not (is_statement(pair.new_claim) and is_statement(pair.existing_claim)):
+        return "unrelated", "not both statements in prose (code, a command line, markup or a post)"
+    relation, reason = _relate(pair)
+    said = marker(pair.new_claim) or marker(pair.existing_claim)
+    if relation == "contradicts" and said and not reason.startswith("a change over time"):
+        reason = f"a change over time ('{said}'): {reason}"
+    return relation, reason
+
+
+def _relate(pair: ClaimPair) -> tuple[Relation, str]:
     ta, tb = _tokens(pair.new_claim), _tokens(pair.existing_claim)
     concept = _names_of(pair)
     pa, pb = _copular_predicate(pair.new_claim, concept), _copular_predicate(pair.existing_claim, concept)
@@ -151,6 +194,9 @@ def relate(pair: ClaimPair) -> tuple[Relation, str]:
     if names_a - names_b and names_b - names_a:
         # "Goshen Township is in X County" / "Roundhead Township is in X County": two subjects
         return "unrelated", "the claims are about different named things"
+    change = change_over_time(pair.new_claim, pair.existing_claim, concept)
+    if change:
+        return "contradicts", change
     neg_a = sum(t in _NEGATIONS for t in ta) % 2
     neg_b = sum(t in _NEGATIONS for t in tb) % 2
 
@@ -179,7 +225,9 @@ def relate(pair: ClaimPair) -> tuple[Relation, str]:
     if overlap < 0.5:
         return "unrelated", "no shared statement to compare"
     negated = neg_a != neg_b
-    if negated != bool(flips) and jaccard >= 0.4 and (flips or overlap >= 0.6):
+    # the negation must govern something the other claim asserts, or it opposes nothing
+    governs = not negated or bool(_negated(ta if neg_a else tb) & (cb if neg_a else ca))
+    if negated != bool(flips) and governs and jaccard >= 0.5 and (flips or overlap >= 0.6):
         if flips:
             return "contradicts", f"opposite terms: '{shown[flips[0][0]]}' vs '{shown[flips[0][1]]}'"
         return "contradicts", "one claim negates the other"
