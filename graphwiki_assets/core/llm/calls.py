@@ -47,6 +47,7 @@ class ExtractRequest(BaseModel):
     source_id: str
     title: str
     text: str
+    section: str = ""  # the heading path of the text, joined with " > " ("Guide > Install > Linux")
 
 
 class ExtractResponse(BaseModel):
