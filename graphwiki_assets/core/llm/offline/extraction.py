@@ -38,6 +38,7 @@ _AUX_AFTER = re.compile(
     r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b"
 )
 _MAX_DESCRIPTION = 240
+_RELEASE = re.compile(r"^(.*[A-Za-z].*?)\s+v?\d+(?:\.\d+)+[a-z0-9.\-]*$|^(.*[A-Za-z].*?)\s+v\d+$")
 
 
 @dataclass
@@ -205,6 +206,10 @@ def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None, section
     for span in runs + cand.quoted_terms(sentence):
         if any(a <= span.start < b for a, b in taken):
             continue
+        if (release := _RELEASE.match(span.text)) and (base := release.group(1) or release.group(2)):
+            # "Kestrel 3.5", "Kestrel v2": a release of Kestrel, one concept with it (the
+            # sentence keeps the number); a plain number stays part of a name ("Route 66")
+            span = cand.Span(span.start, span.start + len(base), base, span.kind, span.at_start)
         confirmed = not span.at_start or span.kind != "name" or " " in span.text or cand.has_name_mark(span.text)
         if not confirmed and _AUX_AFTER.match(sentence[span.end :]):
             confirmed = True  # "Microsoft is ...": a sentence-initial name used as a subject

@@ -111,7 +111,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
         (
             "topic",
-            r"^who\s+(?:is|are|was|were|gets?|got)\s+(?P<type>)(?:mentioned|named|listed|cited|quoted|involved|credited|thanked)\b(?:\s+(?P<rest>.*))?$",
+            r"^who\s+(?:is|are|was|were|gets?|got)\s+(?P<type>)(?:mentioned|named|listed|cited|quoted|involved|credited|thanked)\b(?:\s+(?P<rest>.*?))?[?.!]*$",
         ),
         ("what_is", r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+(?P<a>.+)"),
         ("what_is", r"^(?:tell\s+me\s+(?:about|more\s+about)|describe|explain|define|summari[sz]e)\s+(?P<a>.+)"),
