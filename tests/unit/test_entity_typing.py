@@ -178,3 +178,27 @@ def test_a_release_number_does_not_split_a_name():
     names = {c.name: c.type for c in resp.concepts}
     assert names["Golem"] == "Software" and "Golem 1.12" not in names and "Golem v2" not in names
     assert "Route 66" in names  # a number that is part of a name stays
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "kind"),
+    [
+        ("Two engineers at Harborline found the bug.", "Harborline", "Organization"),
+        ("The project was sponsored by Harborline last year.", "Harborline", "Organization"),
+        ("Harborline's engineers fixed it.", "Harborline", "Organization"),
+        ("Harborline acquired the company.", "Harborline", "Organization"),
+        ("First install Kestrel on every node.", "Kestrel", "Software"),
+        ("You can run Kestrel in a container.", "Kestrel", "Software"),
+    ],
+)
+def test_what_a_name_does_or_undergoes_gives_its_kind(sentence, name, kind):
+    assert typed(sentence, name) == kind
+
+
+def test_a_column_title_in_capitals_is_not_a_name_when_the_text_uses_its_words():
+    text = (
+        "RAFT INDEX | IS LEADER\n\nThe raft index grows when the leader writes. Kestrel uses the WAL. Kestrel is fast."
+    )
+    names = {c.name for c in OfflineLLM().extract(ExtractRequest(source_id="s", title="t.md", text=text)).concepts}
+    assert "RAFT INDEX" not in names and "IS LEADER" not in names
+    assert "WAL" in names  # a short acronym is one whatever the prose says

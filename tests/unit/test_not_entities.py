@@ -100,3 +100,10 @@ def test_validation_drops_junk_from_any_backend_and_counts_it():
     assert clean.concepts[0].aliases == ["kestrel-db"]  # a path is no name of it either
     assert [c.text for c in clean.claims] == ["Kestrel stores keys."]  # a claim about junk only goes too
     assert clean.dropped == 3  # two concepts and the claim about them
+
+
+def test_numbered_sample_names_and_format_strings_are_dropped():
+    assert junk_reason("node2") == "placeholder"
+    assert junk_reason("key1 key5") == "placeholder"
+    assert junk_reason("%016x-%016x.snap") == "markup or code"
+    assert junk_reason("log4j") is None and junk_reason("Neo4j") is None

@@ -42,7 +42,7 @@ _VERSION = re.compile(r"^(?:v|version\s*)?\d+(?:\.\d+|\.x)+(?:[\-+.][\w.]+)?$|^v
 
 # Markup and code: tags, template tags, entities, flags, assignments, calls, variables.
 _MARKUP = re.compile(r"</?[a-z][^>]*>|\{\{|\}\}|\{%|%\}|&[a-z]+;|&#\d+;|!\[|\]\(|^\[|\]$", re.IGNORECASE)
-_CODE_CHARS = re.compile(r"[=(){}\[\]<>$;|\\`*^~]|::|->|=>")
+_CODE_CHARS = re.compile(r"[=(){}\[\]<>$;|\\`*^~%]|::|->|=>")
 _SNAKE = re.compile(r"^\S*_\S*$")  # snake_case, CONSTANT_CASE, env vars: one token with an underscore
 _FLAG_INSIDE = re.compile(r"(?:^|\s)-{1,2}[A-Za-z]")  # "tool --help": a command line
 _SLASHED = re.compile(r"^\S*[a-z]\S*/\S+$|^\S+/\S*[a-z]\S*$")  # "docs/guide", "read/write"; not "TCP/IP"
@@ -100,6 +100,8 @@ def junk_reason(name: str, type_name: str = "") -> str | None:
     lowered = bare.lower().split()
     if all(w.rstrip("0123456789") in _PLACEHOLDERS for w in lowered):
         return "placeholder"
+    if all(re.fullmatch(r"[a-z]+\d+", w) for w in bare.split()):
+        return "placeholder"  # "node2", "key1 key5", "infra3": sample names numbered in an example
     if re.search(r"\w-(?:based|like|style|compatible|enabled|aware|specific|related)$", bare, re.IGNORECASE):
         return "adjective"  # "gRPC-based": describes something by a name, is none
     if bare == bare.lower() and len(lowered) > 1 and any(w in _CLAUSE_VERBS for w in lowered):

@@ -9,7 +9,9 @@ it often does, in a few common English forms:
 - a release number after it or in it: "Kestrel 3.5", "Kestrel v1.2" (a made thing: software);
 - a year ending it: "Kestrelcon 2023" (one edition of an event);
 - a person's name with a profile link or handle after it, "by", "thanks to", "said";
-- a company suffix after a comma: "Kestrel, Inc.";
+- a company suffix after a comma: "Kestrel, Inc."; where people work ("engineers at
+  Kestrel"), who acquires, sponsors or hires ("acquired by Kestrel", "Kestrel's engineers");
+- what one does with software: "install Kestrel", "run Kestrel";
 - the section it sits in: a name that reads as a person's under "Maintainers", any name
   under "Tools" or "Companies" (a heading that names a kind of thing, in the plural, lists them).
 
@@ -42,6 +44,23 @@ _PERSON_AFTER = re.compile(r"^\]?\s*(?:,\s*who\b|\s+(?:said|says|wrote|writes|ex
 _ENDS_IN_RELEASE = re.compile(r"[A-Za-z]\s+v?\d+\.\d+(?:\.\d+)*$")  # "Go 1.12": a release of software
 _ENDS_IN_YEAR = re.compile(r"[A-Za-z]\s+(?:19|20)\d\d$")
 _COMPANY_AFTER = re.compile(r"^,?\s+(?:Inc|Ltd|LLC|Corp|GmbH|Co)\b\.?")
+# What one does with software: install it, download it, run it, upgrade it.
+_SOFTWARE_BEFORE = re.compile(
+    r"\b(?:install|installs|installed|installing|download|downloads|downloading|upgrade|upgrades|upgrading|"
+    r"deploy|deploys|deploying|run|runs|running|compile|compiles|launch|launches)\s+(?:the\s+|a\s+|an\s+)?[\"'\[]?$",
+    re.IGNORECASE,
+)
+# Where people work and who buys or sponsors: an organisation.
+_ORG_BEFORE = re.compile(
+    r"\b(?:(?:engineers?|developers?|employees?|researchers?|staff|team|maintainers?|folks)\s+(?:at|from)|"
+    r"acquired\s+by|sponsored\s+by|funded\s+by|employed\s+by|works\s+at|worked\s+at|working\s+at)\s+\[?$",
+    re.IGNORECASE,
+)
+_ORG_AFTER = re.compile(
+    r"^\]?'s?\s+(?:engineers?|employees?|staff|founders?|ceo|cto|headquarters|offices?|acquisition)\b|"
+    r"^\]?\s+(?:acquired|announced|hired|sponsors|sponsored|employs|donated)\b",
+    re.IGNORECASE,
+)
 _NAME_WORD = re.compile(r"[A-Z][a-z]+(?:[\-'][A-Z]?[a-z]+)?|[A-Z]\.")
 # Nouns after a name that describe the name's owner or a part of it, not the name itself.
 _NOT_KIND_AFTER = frozenset("member members user users team community project maintainers".split())
@@ -79,7 +98,9 @@ def context_type(sentence: str, start: int, end: int, name: str) -> str | None:
         noun = singular(m.group("noun"))
         if noun not in _NOT_KIND_AFTER and not _person_word(noun) and (kinds_of(noun) or noun in CATEGORY_NOUNS):
             return noun.capitalize()
-    if _VERSION_AFTER.match(after) or _ENDS_IN_RELEASE.search(name):
+    if _ORG_BEFORE.search(before) or _ORG_AFTER.match(after):
+        return "Organization"
+    if _SOFTWARE_BEFORE.search(before) or _VERSION_AFTER.match(after) or _ENDS_IN_RELEASE.search(name):
         return "Software"
     if _ENDS_IN_YEAR.search(name):
         return "Event"  # "KubeCon 2023", "World Cup 2022": one edition of a recurring event

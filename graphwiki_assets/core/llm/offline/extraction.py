@@ -281,10 +281,19 @@ def _written_lowercase(c: _Concept, text: str) -> bool:
     in a table header, "VALUE" in a column title, "Common Failure" in a bold lead-in beside
     "common failure"): its capitals are layout or emphasis, and it names no one thing. A name
     with a mark of its own ("PageRank", "Neo4j") or a stated alias is a name all the same."""
-    if c.is_title or c.aliases or cand.has_name_mark(c.name) or c.name == c.name.lower():
+    if c.is_title or c.aliases or c.name == c.name.lower():
         return False
-    low = re.escape(c.name.lower())
-    # inside a path, a dotted name, an identifier or quotes (code) a lowercase spelling proves nothing
+    words = c.name.split()
+    if c.name.isupper() and (len(words) > 1 or len(c.name) >= 5):
+        # "RAFT INDEX", "VERSION": a column title in capitals, when the text uses each word
+        return all(_in_prose(w.lower(), text) for w in words)
+    return not cand.has_name_mark(c.name) and _in_prose(c.name.lower(), text)
+
+
+def _in_prose(lowered: str, text: str) -> bool:
+    """``lowered`` occurs as words of prose: inside a path, a dotted name, an identifier or
+    quotes (code) a lowercase spelling proves nothing."""
+    low = re.escape(lowered)
     return re.search(rf"(?<![\w/.\-\"']){low}(?![\w/\-\"']|\.\w)", text) is not None
 
 
