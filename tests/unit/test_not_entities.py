@@ -107,3 +107,10 @@ def test_numbered_sample_names_and_format_strings_are_dropped():
     assert junk_reason("key1 key5") == "placeholder"
     assert junk_reason("%016x-%016x.snap") == "markup or code"
     assert junk_reason("log4j") is None and junk_reason("Neo4j") is None
+
+
+def test_hex_literals_underscored_tokens_and_callout_labels_are_dropped():
+    assert junk_reason("0xffff") == "identifier"
+    assert junk_reason("IPs HOST_1") == "markup or code"
+    assert junk_reason("Note") == "ui label" and junk_reason("Warning") == "ui label"
+    assert junk_reason("Notes from the Field") is None

@@ -43,7 +43,8 @@ _VERSION = re.compile(r"^(?:v|version\s*)?\d+(?:\.\d+|\.x)+(?:[\-+.][\w.]+)?$|^v
 # Markup and code: tags, template tags, entities, flags, assignments, calls, variables.
 _MARKUP = re.compile(r"</?[a-z][^>]*>|\{\{|\}\}|\{%|%\}|&[a-z]+;|&#\d+;|!\[|\]\(|^\[|\]$", re.IGNORECASE)
 _CODE_CHARS = re.compile(r"[=(){}\[\]<>$;|\\`*^~%]|::|->|=>")
-_SNAKE = re.compile(r"^\S*_\S*$")  # snake_case, CONSTANT_CASE, env vars: one token with an underscore
+_SNAKE = re.compile(r"(?:^|\s)\S*[A-Za-z0-9]_\S*")  # snake_case, CONSTANT_CASE, env vars: a token with an underscore
+_HEX_LITERAL = re.compile(r"0x[0-9a-f]+", re.IGNORECASE)
 _FLAG_INSIDE = re.compile(r"(?:^|\s)-{1,2}[A-Za-z]")  # "tool --help": a command line
 _SLASHED = re.compile(r"^\S*[a-z]\S*/\S+$|^\S+/\S*[a-z]\S*$")  # "docs/guide", "read/write"; not "TCP/IP"
 # "Figure 2", "Issue 6951", "Step 3": a label that points into a document, not a thing.
@@ -60,7 +61,7 @@ _DOTTED = re.compile(r"^[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*)+$")  # pkg.Func, 
 _PATH = re.compile(r"^(?:~|\.{1,2})?/|^[\w.\-]+(?:/[\w.\-*{}]+){2,}/?$|\\|^[\w\-]+(?:\.[\w\-]+)*\.[a-z]{2,}/\S")
 
 # Button and menu text: an instruction to a reader of a page ("Click Save") names a control
-# on a screen, not a topic.
+# on a screen, not a topic; so does a callout's label ("Note", "Warning").
 _UI_PHRASES = frozenset(
     p.strip()
     for p in """ok|cancel|submit|save|apply|close|next|back|previous|continue|confirm|delete|remove|edit|
@@ -69,7 +70,8 @@ _UI_PHRASES = frozenset(
     learn more|see more|show more|view more|show less|click here|get started|try it now|buy now|
     contact us|go to top|back to top|edit this page|view page source|create child page|
     create documentation issue|create project issue|print entire section|skip to content|
-    table of contents|on this page|next page|previous page""".split("|")
+    table of contents|on this page|next page|previous page|
+    note|tip|hint|info|warning|caution|danger|important|todo""".split("|")
 )
 _UI_WORDS = frozenset("button tab menu link checkbox dropdown icon toggle dialog field label".split())
 
@@ -93,7 +95,9 @@ def junk_reason(name: str, type_name: str = "") -> str | None:
         return "version"
     if _MEASURE.fullmatch(bare) and _measure_units_known(bare):
         return "measurement"
-    if _MARKUP.search(text) or _CODE_CHARS.search(bare) or _FLAG_INSIDE.search(bare) or _SNAKE.fullmatch(bare):
+    if _HEX_LITERAL.fullmatch(bare):
+        return "identifier"
+    if _MARKUP.search(text) or _CODE_CHARS.search(bare) or _FLAG_INSIDE.search(bare) or _SNAKE.search(bare):
         return "markup or code"
     if _REFERENCE.fullmatch(bare):
         return "reference label"
