@@ -188,11 +188,15 @@ def test_a_release_number_does_not_split_a_name():
         ("Harborline's engineers fixed it.", "Harborline", "Organization"),
         ("Harborline acquired the company.", "Harborline", "Organization"),
         ("First install Kestrel on every node.", "Kestrel", "Software"),
-        ("You can run Kestrel in a container.", "Kestrel", "Software"),
+        ("You can upgrade Kestrel in place.", "Kestrel", "Software"),
     ],
 )
 def test_what_a_name_does_or_undergoes_gives_its_kind(sentence, name, kind):
     assert typed(sentence, name) == kind
+
+
+def test_running_a_name_says_nothing_of_its_kind():
+    assert typed("The library runs PageRank on the graph.", "PageRank") is None  # an algorithm is run too
 
 
 def test_a_column_title_in_capitals_is_not_a_name_when_the_text_uses_its_words():

@@ -11,7 +11,7 @@ it often does, in a few common English forms:
 - a person's name with a profile link or handle after it, "by", "thanks to", "said";
 - a company suffix after a comma: "Kestrel, Inc."; where people work ("engineers at
   Kestrel"), who acquires, sponsors or hires ("acquired by Kestrel", "Kestrel's engineers");
-- what one does with software: "install Kestrel", "run Kestrel";
+- what one does with software: "install Kestrel", "upgrade Kestrel";
 - the section it sits in: a name that reads as a person's under "Maintainers", any name
   under "Tools" or "Companies" (a heading that names a kind of thing, in the plural, lists them).
 
@@ -44,10 +44,11 @@ _PERSON_AFTER = re.compile(r"^\]?\s*(?:,\s*who\b|\s+(?:said|says|wrote|writes|ex
 _ENDS_IN_RELEASE = re.compile(r"[A-Za-z]\s+v?\d+\.\d+(?:\.\d+)*$")  # "Go 1.12": a release of software
 _ENDS_IN_YEAR = re.compile(r"[A-Za-z]\s+(?:19|20)\d\d$")
 _COMPANY_AFTER = re.compile(r"^,?\s+(?:Inc|Ltd|LLC|Corp|GmbH|Co)\b\.?")
-# What one does with software: install it, download it, run it, upgrade it.
+# What one does with software: install it, download it, upgrade it, deploy it ("run" is
+# left out: one runs an algorithm, a query or a test as well).
 _SOFTWARE_BEFORE = re.compile(
     r"\b(?:install|installs|installed|installing|download|downloads|downloading|upgrade|upgrades|upgrading|"
-    r"deploy|deploys|deploying|run|runs|running|compile|compiles|launch|launches)\s+(?:the\s+|a\s+|an\s+)?[\"'\[]?$",
+    r"deploy|deploys|deploying|compile|compiles)\s+(?:the\s+|a\s+|an\s+)?[\"'\[]?$",
     re.IGNORECASE,
 )
 # Where people work and who buys or sponsors: an organisation.

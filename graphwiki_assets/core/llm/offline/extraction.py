@@ -38,6 +38,9 @@ _AUX_AFTER = re.compile(
     r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b"
 )
 _MAX_DESCRIPTION = 240
+# A sentence this short under a heading is an entry of what the heading lists ("- Ada Quill
+# (@adaq), Harborline"); a longer one is prose about the section's topic.
+_LIST_ENTRY_WORDS = 8
 _RELEASE = re.compile(r"^(.*[A-Za-z].*?)\s+v?\d+(?:\.\d+)+[a-z0-9.\-]*$|^(.*[A-Za-z].*?)\s+v\d+$")
 
 
@@ -218,7 +221,8 @@ def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None, section
             continue
         reg.set_type(c, type_from_name(c.name), _TYPE_RANK_NAME)
         reg.set_type(c, context_type(sentence, span.start, span.end, span.text), _TYPE_RANK_ROLE)
-        reg.set_type(c, section_type(section, c.name), _TYPE_RANK_SECTION)
+        if len(sentence.split()) <= _LIST_ENTRY_WORDS:  # an entry of a list, not prose about the section's topic
+            reg.set_type(c, section_type(section, c.name), _TYPE_RANK_SECTION)
         before = re.findall(r"[A-Za-z\-]+", sentence[: span.start])
         if before and before[-1] in PERSON_ROLES:
             reg.set_type(c, before[-1].capitalize(), _TYPE_RANK_ROLE)
