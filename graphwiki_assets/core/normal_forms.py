@@ -53,6 +53,19 @@ def name_key(name: str) -> str:
     return " ".join(words)
 
 
+def spaced_name_key(name: str) -> str:
+    """A proper name's key with its spaces gone ('Alert Manager', 'Alert-Manager' ->
+    'alertmanager', which is ``name_key('AlertManager')``): spacing and hyphens are how a
+    name is written, not which thing it is. Only for a name of several words with a capital
+    (a common phrase such as 'data base' is left to the other rules), and only when the
+    joined key is long enough not to collide by chance; empty otherwise."""
+    if not any(ch.isupper() for ch in name):
+        return ""
+    words = name_key(name).split(" ")
+    joined = "".join(words)
+    return joined if len(words) > 1 and len(joined) >= 6 else ""
+
+
 def strip_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 

@@ -15,6 +15,7 @@ from graphwiki_assets.core.llm.calls import (
     JudgeResponse,
 )
 from graphwiki_assets.core.llm.client import build_llm
+from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL
 from graphwiki_assets.core.settings import LLMSettings
 
 DOC = ExtractRequest(source_id="s1", title="Kortel", text="Kortel is a hardware company. It sells storage appliances.")
@@ -54,7 +55,7 @@ def test_a_corrupt_entry_is_recomputed_and_rewritten(tmp_path):
     path.write_text("{ truncated")
     llm.extract(DOC)
     assert llm.usage.calls == 2
-    assert json.loads(path.read_text())["response"]["backend"] == "offline-rules/v2"
+    assert json.loads(path.read_text())["response"]["backend"] == OFFLINE_LABEL
 
 
 class Forgetful(BaseLLM):

@@ -64,7 +64,13 @@ def commit_batch(
         for other, judgment in a.not_same_as.items()
     ]
     # A knowledge edge only between types the schema config lets take part in it.
-    type_of = {a.concept_id: a.type for p in plans for a in p.actions}
+    # A concept's type is its first specific one: the fallback's never overrides it (as on
+    # the node itself, where a generic type gives way to a specific one).
+    generic = {"", "Concept", stamp.get("fallback") or "Concept"}
+    type_of: dict[str, str] = {}
+    for action in (a for p in plans for a in p.actions):
+        if type_of.get(action.concept_id, "") in generic:
+            type_of[action.concept_id] = action.type
     allowed = stamp.get("relations") or {}
 
     def may_relate(*ids: str) -> bool:

@@ -57,7 +57,7 @@ CALL db.index.fulltext.queryNodes('concept_keys', m.query, {{limit: 50}}) YIELD 
 WITH m, c
 WHERE {in_play("c")} AND any(k IN m.keys WHERE k IN c.keys)
 RETURN m.index AS index, c.id AS id, c.name AS name, coalesce(c.extracted_type, c.type) AS type, c.aliases AS aliases,
-       coalesce(c.summary, '') AS summary
+       coalesce(c.summary, '') AS summary, c.type AS taxonomy_type
 """
 
 # The index scores cosine as (1 + cos) / 2; callers compare plain cosines.

@@ -10,6 +10,7 @@ call that fails is retried one piece per call, so a source only fails for its ow
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -161,6 +162,7 @@ def extract_documents(
             out.failed[doc.source_id] = f"extraction failed: {problems[0]}"
             continue
         extraction = merge_extractions([a.as_response(llm.label) for a in parts if not isinstance(a, str)])
+        extraction = written_aliases_only(extraction, doc.text)
         typed = {}
         if mapper is not None:
             extraction, counts = mapper.apply(extraction)
@@ -181,6 +183,22 @@ def extract_documents(
             )
         )
     return out
+
+
+def _flat(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def written_aliases_only(extraction: ExtractResponse, text: str) -> ExtractResponse:
+    """Every concept's aliases, less those its source never writes: an alias is a name the
+    text gives the thing, not one the extractor knows or guesses (a wrong alias merges two
+    entities for good). Compared by words, ignoring case and punctuation."""
+    flat = f" {_flat(text)} "
+    concepts = []
+    for c in extraction.concepts:
+        kept = [a for a in c.aliases if _flat(a) and f" {_flat(a)} " in flat]
+        concepts.append(c if kept == c.aliases else c.model_copy(update={"aliases": kept}))
+    return extraction.model_copy(update={"concepts": concepts})
 
 
 def merge_extractions(responses: list[ExtractResponse]) -> ExtractResponse:

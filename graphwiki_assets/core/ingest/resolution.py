@@ -66,9 +66,24 @@ def concept_id_for(source_id: str, name: str) -> str:
     return f"concept-{_hash(source_id, name_key(name))}"
 
 
-def types_compatible(a: str, b: str) -> bool:
+def types_compatible(a: str, b: str, taxonomy_a: str = "", taxonomy_b: str = "") -> bool:
+    """Whether one name under two extracted types (and the config's types they were mapped
+    to) may be one entity. Extractors word one thing's type differently from text to text
+    ("Store", "Software", "Project"): two words the taxonomy maps to one specific type, or a
+    specific word beside the fallback's, are the same kind; kinds known to be disjoint (a
+    person and a place), two different specific types, or two unlisted words that both
+    went to the fallback ("Planet", "Element") keep the names apart."""
     a, b = (a or "").strip().lower(), (b or "").strip().lower()
-    return a in GENERIC_TYPES or b in GENERIC_TYPES or a == b
+    if a in GENERIC_TYPES or b in GENERIC_TYPES or a == b:
+        return True
+    if disjoint_types(a, b):
+        return False
+    ta, tb = (taxonomy_a or "").strip().lower(), (taxonomy_b or "").strip().lower()
+    if not ta or not tb:
+        return False
+    if ta in GENERIC_TYPES and tb in GENERIC_TYPES:
+        return False
+    return ta == tb or ta in GENERIC_TYPES or tb in GENERIC_TYPES
 
 
 def mention_contexts(candidates: Candidates, limit: int = 240) -> dict[str, str]:
@@ -169,7 +184,9 @@ def _exact_graph(store: GraphStore, mentions: list[Mention]) -> dict[int, dict]:
     found: dict[int, dict] = {}
     for row in store.query(cypher.EXACT_KEY_MATCHES, mentions=keyed) if keyed else []:
         mention = mentions[row["index"]]
-        if row["index"] not in found and types_compatible(mention.type, row["type"]):
+        if row["index"] not in found and types_compatible(
+            mention.type, row["type"], mention.taxonomy_type, row["taxonomy_type"] or ""
+        ):
             found[row["index"]] = row
     return found
 
@@ -178,24 +195,26 @@ def _exact_batch(mentions: list[Mention], exact_graph: dict[int, dict]) -> dict[
     """Earlier mentions of the batch that a mention names by the same key: one node, as if the
     earlier one were already in the graph. Keys of a group grow with its members' aliases."""
     owner: dict[str, int] = {}  # key -> the group's first mention
-    group_type: dict[int, str] = {}
+    group_type: dict[int, tuple[str, str]] = {}  # the group's (extracted, taxonomy) type
     home: dict[int, int] = {}
     for m in mentions:
         root = None
         if m.index not in exact_graph:
-            root = next(
-                (owner[k] for k in m.keys if k in owner and types_compatible(group_type[owner[k]], m.type)), None
-            )
+            root = next((owner[k] for k in m.keys if k in owner and _fits_group(group_type[owner[k]], m)), None)
         if root is None:
             root = m.index
-            group_type[root] = m.type
+            group_type[root] = (m.type, m.taxonomy_type)
         else:
             home[m.index] = root
-            if group_type[root].lower() in GENERIC_TYPES:
-                group_type[root] = m.type
+            if group_type[root][0].lower() in GENERIC_TYPES:
+                group_type[root] = (m.type, m.taxonomy_type)
         for key in m.keys:
             owner.setdefault(key, root)
     return home
+
+
+def _fits_group(group: tuple[str, str], m: Mention) -> bool:
+    return types_compatible(group[0], m.type, group[1], m.taxonomy_type)
 
 
 def _embed(mentions: list[Mention], need: list[Mention], vectors: Vectors, overlaps: dict[int, set[int]]) -> None:

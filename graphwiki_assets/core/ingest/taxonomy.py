@@ -2,8 +2,9 @@
 
 A type that is a taxonomy name (in any case or number) is kept; one listed in a type's
 ``includes`` maps to that type, and so does a phrase whose last word is listed ("American
-rock band" -> band -> Organization). Anything else goes to the fallback type, or is
-dropped when the taxonomy has none. The extractor's own word is kept beside the mapped
+rock band" -> band -> Organization); failing those, a word of the type's definition or an
+everyday word for its kind (``config.kinds``: "utility" -> Product, "maintainer" -> Person).
+Anything else goes to the fallback type, or is dropped when the taxonomy has none. The extractor's own word is kept beside the mapped
 type (``extracted_type``): entity resolution compares those, which are finer.
 """
 
@@ -13,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from graphwiki_assets.core.config.kinds import KindIndex
 from graphwiki_assets.core.config.model import Taxonomy, type_key
 from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractResponse
 
@@ -47,6 +49,7 @@ class TypeMapper:
         self.names = {type_key(t.name): t.name for t in taxonomy.types}
         self.included = {type_key(word): t.name for t in taxonomy.types for word in t.includes}
         self.fallback = taxonomy.fallback
+        self.kinds = KindIndex(taxonomy)
 
     def map(self, extracted: str) -> tuple[str | None, str]:
         key = type_key(extracted)
@@ -57,6 +60,8 @@ class TypeMapper:
         words = extracted.split()
         if len(words) > 1 and (head := type_key(words[-1])) in self.names | self.included:
             return (self.names | self.included)[head], MAPPED
+        if (by_kind := self.kinds.type_for(extracted)) is not None:
+            return by_kind, MAPPED
         return (self.fallback, FALLBACK) if self.fallback else (None, DROPPED)
 
     def apply(self, extraction: ExtractResponse) -> tuple[ExtractResponse, TypeCounts]:

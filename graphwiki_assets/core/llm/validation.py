@@ -2,7 +2,7 @@
 
 Extraction: only documents that were asked about, one answer each (documents left
 unanswered are asked once more, then listed as missing); per document, names cleaned,
-empty names dropped, duplicates merged case-insensitively, claims whose ``about`` names
+empty names and names that are no entity (``not_entities``: ids, paths, code...) dropped, duplicates merged case-insensitively, claims whose ``about`` names
 no extracted concept dropped. Summaries: only concepts asked about; empty or missing
 ones asked once more, then listed as missing; community reports likewise. Judgments, conflict
 and support verdicts: only ids that were asked about, one per id; ids left unanswered
@@ -39,6 +39,7 @@ from graphwiki_assets.core.llm.calls import (
     Verdict,
 )
 from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.not_entities import junk_reason
 
 _GENERIC_TYPE = {"", "concept"}
 
@@ -52,7 +53,7 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
     by_key: dict[str, ExtractedConcept] = {}
     for c in resp.concepts:
         name = _clean(c.name)
-        if not name:
+        if not name or junk_reason(name, c.type):  # not an entity (an id, a path, code...): counted
             dropped += 1
             continue
         key = name.casefold()
@@ -70,7 +71,12 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
     for key, c in by_key.items():
         aliases: list[str] = []
         for alias in map(_clean, c.aliases):
-            if alias and alias.casefold() != key and alias.casefold() not in {a.casefold() for a in aliases}:
+            if (
+                alias
+                and not junk_reason(alias)
+                and alias.casefold() != key
+                and alias.casefold() not in {a.casefold() for a in aliases}
+            ):
                 aliases.append(alias)
         c.aliases = aliases
         lookup[key] = c.name

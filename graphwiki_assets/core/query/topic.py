@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphwiki_assets.core.config.kinds import type_words
 from graphwiki_assets.core.config.model import type_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval
@@ -13,7 +14,7 @@ def topic(store: Graph, question: list[float], wanted: list[str], links: list[Li
     """Concepts of the wanted type; linked entities that are not the type itself anchor it."""
     known = sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
     keys = {type_key(w) for w in wanted} - {""}
-    types = [t for t in known if type_key(t) in keys]
+    types = [t for t in known if type_key(t) in keys] or [t for t in known if keys & type_words(t)]
     anchors = list(dict.fromkeys(link.concept_id for link in links if type_key(link.mention) not in keys))
     if not types:
         return Retrieval(

@@ -17,10 +17,20 @@ _ALIAS_MARKER = re.compile(
 _LIST_END = re.compile(
     r"\s+(?:is|was|are|were|has|had|will|which|who|that)\s|[;:()]|,\s*(?:and|or)?\s*(?=\w+\s+known\s+as)|$"
 )
+# "(French: Y)" names Y in a language; "(Default: 100)" or "(Note: ...)" names nothing, so
+# the word before the colon must read as a language's name.
 _PAREN_LEAD = re.compile(
-    r"^(?:or\s+|formerly\s+|née\s+|born\s+|short\s+for\s+|abbreviated\s+(?:as\s+)?|a\.k\.a\.?\s+|aka\s+|[A-Z][a-z]+:\s*)",
+    r"^(?:or\s+|formerly\s+|née\s+|born\s+|short\s+for\s+|abbreviated\s+(?:as\s+)?|a\.k\.a\.?\s+|aka\s+|"
+    r"(?-i:[A-Z][a-z]+(?:sh|ese|an|ic|in|ek|ch|i)):\s*)",
     re.IGNORECASE,
 )
+# "MVCC stands for Multi-Version Concurrency Control", "MVCC: Multi-Version Concurrency
+# Control, the ...": a term and the expansion the text states for it.
+_STANDS_FOR = re.compile(
+    r"(?P<short>[A-Za-z][\w&.\-]{1,12})\s+(?:stands\s+for|is\s+short\s+for|is\s+an?\s+(?:abbreviation|acronym)\s+"
+    r"(?:of|for))\s+[\"']?(?P<long>[^.;:()\"]{3,100})"
+)
+_GLOSSARY = re.compile(r"^(?P<short>[A-Za-z][\w&.\-]{1,12})\s*(?::|\s[-–—])\s+[\"']?(?P<long>[^.;:()\"]{3,100})")
 
 
 def split_alias_list(text: str) -> list[str]:
@@ -56,6 +66,7 @@ def stated_aliases(sentence: str, names: list[Span]) -> list[tuple[str | None, l
         span_end = m.end() + (end.start() if end else len(tail))
         found.append((owner, items, (m.start(), span_end)))
         last_owner, last_end = owner, span_end
+    found.extend(stated_expansions(sentence))
     for m in re.finditer(r"\(([^()]{1,80})\)", sentence):
         inner = m.group(1).strip()
         if _ALIAS_MARKER.match(inner):
@@ -75,6 +86,24 @@ def stated_aliases(sentence: str, names: list[Span]) -> list[tuple[str | None, l
         elif owner and acronym_letters(owner) and is_acronym_of(owner, inner):
             found.append((inner, [owner], (m.start(), m.end())))
     return found
+
+
+def stated_expansions(sentence: str) -> list[tuple[str | None, list[str], tuple[int, int]]]:
+    """(expansion, [term], span) for "TERM stands for ..." and a glossary line "TERM: ...",
+    when the words after it spell the term (the expansion is the shortest such run)."""
+    out: list[tuple[str | None, list[str], tuple[int, int]]] = []
+    matches = [m for m in (_GLOSSARY.match(sentence), *_STANDS_FOR.finditer(sentence)) if m]
+    for m in matches:
+        short = m.group("short")
+        if not acronym_letters(short):
+            continue
+        words = m.group("long").split()
+        for k in range(2, min(len(words), 12) + 1):
+            long = " ".join(words[:k]).rstrip(",")
+            if is_acronym_of(short, long):
+                out.append((long, [short], (m.start(), m.start("long") + len(long))))
+                break
+    return out
 
 
 def _name_before(sentence: str, pos: int, names: list[Span]) -> str | None:

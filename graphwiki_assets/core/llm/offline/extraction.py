@@ -14,9 +14,11 @@ import re
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, ExtractResponse
+from graphwiki_assets.core.llm.not_entities import is_junk
 from graphwiki_assets.core.llm.offline import candidates as cand
 from graphwiki_assets.core.llm.offline.aliases import stated_aliases
 from graphwiki_assets.core.llm.offline.claims import Mentions, build_claims, first_mention
+from graphwiki_assets.core.llm.offline.context_types import context_type, section_type
 from graphwiki_assets.core.llm.offline.definitions import PRONOUNS, definition
 from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES, type_from_name
 from graphwiki_assets.core.llm.offline.text import (
@@ -30,11 +32,16 @@ from graphwiki_assets.core.llm.offline.text import (
 from graphwiki_assets.core.llm.offline.titles import document_title, heading_names
 from graphwiki_assets.core.normal_forms import norm_name
 
-_TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3
+# A type from the section is the weakest evidence, one the sentence states the strongest.
+_TYPE_RANK_SECTION, _TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3, 4
 _AUX_AFTER = re.compile(
     r"\s+(?:is|was|are|were|has|had|have|will|would|can|could|may|might|does|did|uses|provides|supports)\b"
 )
 _MAX_DESCRIPTION = 240
+# A sentence this short under a heading is an entry of what the heading lists ("- Ada Quill
+# (@adaq), Harborline"); a longer one is prose about the section's topic.
+_LIST_ENTRY_WORDS = 8
+_RELEASE = re.compile(r"^(.*[A-Za-z].*?)\s+v?\d+(?:\.\d+)+[a-z0-9.\-]*$|^(.*[A-Za-z].*?)\s+v\d+$")
 
 
 @dataclass
@@ -136,14 +143,15 @@ def _clean_name(name: str) -> str:
     name = strip_article(name)
     if len(name) < 2 or len(name) > 80 or len(name.split()) > 8 or is_date_or_number(name):
         return ""
-    if all(w.lower() in STOPWORDS for w in re.findall(r"\w+", name)):
-        return ""
+    if all(w.lower() in STOPWORDS for w in re.findall(r"\w+", name)) or is_junk(name):
+        return ""  # junk is dropped here too, so it takes no place among the chosen concepts
     return name
 
 
 def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResponse:
     text = normalize_source(_with_headings(req))
-    sentences = [s for s in split_sentences(text) if not s.startswith("#")]
+    # the section's headings are in the text now, so each sentence's heading is read from it
+    sentences, sections = _sentences_with_sections(text, "")
     reg = _Registry()
     title_name, title_type = document_title(req.title, text)
     title = reg.add(title_name, -1) if title_name else None
@@ -152,7 +160,7 @@ def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResp
         reg.set_type(title, title_type, _TYPE_RANK_STATED)
     anchors = [a for a in req.links if _names_a_thing(a)]
     for i, sentence in enumerate(sentences):
-        _scan(reg, sentence, i, title)
+        _scan(reg, sentence, i, title, sections[i])
         for anchor in anchors:
             if re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", sentence):
                 reg.add(anchor, i)  # linked, so named even first in a sentence
@@ -162,7 +170,7 @@ def extract(req: ExtractRequest, max_concepts: int | None = None) -> ExtractResp
     reg.merge_short_forms()
     counts = _count_mentions(reg, sentences)
     limit = max_concepts or (15 if len(text) <= 1500 else 15 + (len(text) - 1500) // 150)
-    chosen = _select(reg, counts, limit)
+    chosen = _select(reg, counts, limit, text)
     claims = build_claims(sentences, chosen, title if title in chosen else None)
     concepts = []
     for c in chosen:
@@ -191,7 +199,22 @@ def _names_a_thing(anchor: str) -> bool:
     return 0 < len(words) <= 5 and all(w[:1].isupper() or cand.has_name_mark(w) for w in words)
 
 
-def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None:
+def _sentences_with_sections(text: str, outer: str) -> tuple[list[str], list[str]]:
+    """The text's sentences (headings left out) and the heading path each one sits under:
+    the request's own section, then the last heading line of the text before it."""
+    sentences: list[str] = []
+    sections: list[str] = []
+    heading = ""
+    for s in split_sentences(text):
+        if s.startswith("#"):
+            heading = s.lstrip("#").strip()
+            continue
+        sentences.append(s)
+        sections.append(" > ".join(p for p in (outer, heading) if p))
+    return sentences, sections
+
+
+def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None, section: str = "") -> None:
     known = _known_spans(title, sentence)
     runs = cand.capitalised_runs(sentence, known)
     taken: list[tuple[int, int]] = []  # alias lists: their names belong to the owner
@@ -207,6 +230,10 @@ def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None
     for span in runs + cand.quoted_terms(sentence):
         if any(a <= span.start < b for a, b in taken):
             continue
+        if (release := _RELEASE.match(span.text)) and (base := release.group(1) or release.group(2)):
+            # "Kestrel 3.5", "Kestrel v2": a release of Kestrel, one concept with it (the
+            # sentence keeps the number); a plain number stays part of a name ("Route 66")
+            span = cand.Span(span.start, span.start + len(base), base, span.kind, span.at_start)
         confirmed = not span.at_start or span.kind != "name" or " " in span.text or cand.has_name_mark(span.text)
         if not confirmed and _AUX_AFTER.match(sentence[span.end :]):
             confirmed = True  # "Microsoft is ...": a sentence-initial name used as a subject
@@ -214,6 +241,9 @@ def _scan(reg: _Registry, sentence: str, i: int, title: _Concept | None) -> None
         if c is None:
             continue
         reg.set_type(c, type_from_name(c.name), _TYPE_RANK_NAME)
+        reg.set_type(c, context_type(sentence, span.start, span.end, span.text), _TYPE_RANK_ROLE)
+        if len(sentence.split()) <= _LIST_ENTRY_WORDS:  # an entry of a list, not prose about the section's topic
+            reg.set_type(c, section_type(section, c.name), _TYPE_RANK_SECTION)
         before = re.findall(r"[A-Za-z\-]+", sentence[: span.start])
         if before and before[-1] in PERSON_ROLES:
             reg.set_type(c, before[-1].capitalize(), _TYPE_RANK_ROLE)
@@ -271,8 +301,30 @@ def _count_mentions(reg: _Registry, sentences: list[str]) -> dict[str, int]:
     return counts
 
 
-def _select(reg: _Registry, counts: dict[str, int], limit: int) -> list[_Concept]:
+def _written_lowercase(c: _Concept, text: str) -> bool:
+    """A capitalised name the same text also writes in lowercase, as a word of prose ("Size"
+    in a table header, "VALUE" in a column title, "Common Failure" in a bold lead-in beside
+    "common failure"): its capitals are layout or emphasis, and it names no one thing. A name
+    with a mark of its own ("PageRank", "Neo4j") or a stated alias is a name all the same."""
+    if c.is_title or c.aliases or c.name == c.name.lower():
+        return False
+    words = c.name.split()
+    if c.name.isupper() and (len(words) > 1 or len(c.name) >= 5):
+        # "RAFT INDEX", "VERSION": a column title in capitals, when the text uses each word
+        return all(_in_prose(w.lower(), text) for w in words)
+    return not cand.has_name_mark(c.name) and _in_prose(c.name.lower(), text)
+
+
+def _in_prose(lowered: str, text: str) -> bool:
+    """``lowered`` occurs as words of prose: inside a path, a dotted name, an identifier or
+    quotes (code) a lowercase spelling proves nothing."""
+    low = re.escape(lowered)
+    return re.search(rf"(?<![\w/.\-\"']){low}(?![\w/\-\"']|\.\w)", text) is not None
+
+
+def _select(reg: _Registry, counts: dict[str, int], limit: int, text: str = "") -> list[_Concept]:
     pool = [c for c in reg.by_key.values() if c.is_title or c.confirmed or counts.get(c.key, 0) > 1]
+    pool = [c for c in pool if not _written_lowercase(c, text)]
 
     def rank(c: _Concept) -> tuple[bool, float, int]:
         weight = counts.get(c.key, 0) + 2 * c.is_subject + (" " in c.name) + 0.5 * bool(c.type) + bool(c.aliases)

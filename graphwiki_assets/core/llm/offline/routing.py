@@ -109,6 +109,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             "topic",
             r"^(?:which|what)\s+(?:are\s+)?(?:all\s+)?(?:the\s+)?(?P<type>[a-z][\w\-]*s|people)\s+(?P<rest>(?:are|were|is|have|has|had|did|do|does|can|could|will|would|in|of|from|on|that|with|use|support|mention|exist|[a-z]+ed)\b.*)$",
         ),
+        (
+            "topic",
+            r"^who\s+(?:is|are|was|were|gets?|got)\s+(?P<type>)(?:mentioned|named|listed|cited|quoted|involved|credited|thanked)\b(?:\s+(?P<rest>.*?))?[?.!]*$",
+        ),
         ("what_is", r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+(?P<a>.+)"),
         ("what_is", r"^(?:tell\s+me\s+(?:about|more\s+about)|describe|explain|define|summari[sz]e)\s+(?P<a>.+)"),
         ("what_is", r"^what\s+(?:does|do)\s+(?P<a>.+?)\s+(?:mean|do|stand\s+for)\b"),
@@ -152,7 +156,7 @@ def _split_list(span: str) -> list[str]:
 def _singular_type(phrase: str) -> str:
     # Not normal_forms.singular, which keeps 'status' and 'gas' whole (here 'statu', 'ga'):
     # that would change what the rules answer, which only a new OFFLINE_LABEL may do.
-    head = phrase.split()[-1].lower()
+    head = phrase.split()[-1].lower() if phrase.split() else "people"  # "who is mentioned": people
     if head == "people":
         return "Person"
     if head.endswith("ies") and len(head) > 4:
@@ -173,7 +177,7 @@ def route(req: RouteRequest) -> RouteResponse:
         groups = m.groupdict()
         if shape == "topic":
             type_phrase = groups["type"]
-            if type_phrase.split()[-1].lower() in STOPWORDS:
+            if type_phrase and type_phrase.split()[-1].lower() in STOPWORDS:
                 continue
             rest = groups.get("rest") or ""
             ents = [e for e in entities_in(rest) if e[:1].isupper()] if rest else []
@@ -181,7 +185,7 @@ def route(req: RouteRequest) -> RouteResponse:
                 shape="topic",
                 entities=ents,
                 type_filter=_singular_type(type_phrase),
-                reason=f"asks for all {type_phrase}",
+                reason=f"asks for all {type_phrase or 'people'}",
             )
         if shape == "global":
             subject = clean_span(groups.get("a") or "")

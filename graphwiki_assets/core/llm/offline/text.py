@@ -34,7 +34,7 @@ SENTENCE_STARTERS = STOPWORDS | frozenset(
     traditionally typically unlike until usually what when whereas whether while with yet
     currently generally initially originally notably similarly likewise consequently
     let note see use using given one two three four five six seven eight nine ten eleven twelve
-    twenty hundred thousand million billion several both""".split()
+    twenty hundred thousand million billion several both please""".split()
 )
 
 MONTHS = frozenset(
