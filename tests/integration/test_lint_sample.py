@@ -51,8 +51,9 @@ def test_the_report_says_how_many_exist_and_how_many_are_sampled(store):
 
     text = run_lint(store, config=LintConfig(sample_size=5)).markdown()
 
-    assert "5 sampled of 100 unreviewed" in text
-    assert "more (100 in total)" not in text
+    section = text.split("### judgment_sample")[1]
+    assert "5 sampled of 100 unreviewed" in section
+    assert "more (100 in total)" not in section
 
 
 def test_one_seed_draws_one_sample_and_another_seed_another(store):
