@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from graphwiki_assets.cli.output import add_common, emit, who
+from graphwiki_assets.core.lint.judgments import SAMPLE_SEED, SAMPLE_SIZE
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -46,9 +47,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--sample",
         type=int,
-        default=10,
+        default=SAMPLE_SIZE,
         metavar="N",
-        help="unreviewed judgments of each verdict to sample (default 10)",
+        help=f"unreviewed judgments to sample for a spot-check, stratified by verdict (default {SAMPLE_SIZE})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=SAMPLE_SEED,
+        metavar="S",
+        help=f"the sample's random seed: the same seed draws the same sample (default {SAMPLE_SEED})",
     )
     parser.add_argument(
         "--flag-drift",
@@ -70,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         hub_limit=args.hub_limit,
         review_days=args.review_days,
         sample_size=args.sample,
+        sample_seed=args.seed,
         sources_dir=settings.sources_dir,
     )
     with GraphStore(settings.neo4j) as store:

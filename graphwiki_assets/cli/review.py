@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from graphwiki_assets.cli.output import add_common, emit, who
+from graphwiki_assets.core.lint.judgments import SAMPLE_SEED, SAMPLE_SIZE
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -18,7 +19,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     review = add_common(
         sub.add_parser("review", help="spot-check stage-2 judgments (confirm, or reject to undo the merge / split)")
     )
-    review.add_argument("--sample", type=int, default=10, metavar="N", help="judgments of each verdict (default 10)")
+    review.add_argument(
+        "--sample",
+        type=int,
+        default=SAMPLE_SIZE,
+        metavar="N",
+        help=f"judgments to check, stratified by verdict (default {SAMPLE_SIZE})",
+    )
+    review.add_argument(
+        "--seed", type=int, default=SAMPLE_SEED, metavar="S", help=f"which random sample (default {SAMPLE_SEED})"
+    )
     review.add_argument("--confirm", action="append", default=[], metavar="ID", help="confirm a judgment (repeatable)")
     review.add_argument("--reject", action="append", default=[], metavar="ID", help="reject a judgment (repeatable)")
     review.add_argument("--no-input", action="store_true", help="only list the sample, ask nothing")
@@ -95,14 +105,17 @@ def run_review(args: argparse.Namespace) -> int:
             outcomes += [decide["reject"](j).as_dict() for j in args.reject]
             emit(args, outcomes, "\n".join(_outcome_line(o) for o in outcomes))
             return 0
-        sample = sample_judgments(store, args.sample)
+        drawn = sample_judgments(store, args.sample, args.seed)
+        sample = drawn.judgments
         if args.no_input or args.json or not sample:
+            listed = "\n\n".join(describe(j) for j in sample)
             emit(
                 args,
                 [j.as_row() for j in sample],
-                "\n\n".join(describe(j) for j in sample) or "No unreviewed judgments.",
+                f"{drawn.describe()}\n\n{listed}" if sample else "No unreviewed judgments.",
             )
             return 0
+        print(drawn.describe())
         return _interactive(sample, decide)
 
 

@@ -80,3 +80,26 @@ def test_a_claim_another_file_says_too_is_corroborated(store, embedder, settings
     assert linked, "the conflict stage found no claim saying the same"
     assert all(r["independent"] == 2 and r["flagged"] is False for r in linked)
     assert all(r["reason"] == AWAITING_CORROBORATION for r in rows if not r["links"])
+
+
+# One fact, three files, three wordings: as people restate a fact across pages.
+THREE_WORDINGS = {
+    "overview.md": "# Quillbase\n\nQuillbase writes every record to a write-ahead log before applying it.",
+    "storage.md": "# Storage\n\nBefore applying a record, Quillbase writes it to the write-ahead log.",
+    "faq.md": "# Durability\n\nEvery record goes to the write-ahead log of Quillbase before Quillbase applies it.",
+}
+
+
+def test_a_fact_three_files_state_in_their_own_words_is_not_marked_one_source(store, embedder, settings, tmp_path):
+    ingest(store, embedder, settings, write_sources(tmp_path / "a", THREE_WORDINGS), cache=False)
+
+    rows = store.query(
+        "MATCH (c:Claim) WHERE c.text CONTAINS 'write-ahead log' RETURN c.text AS text, "
+        "c.independent_sources AS independent, c.needs_review AS flagged, c.review_reason AS reason"
+    )
+    assert len(rows) == 3, rows
+    links = store.query("MATCH (a:Claim)-[r:CORROBORATES]->(b:Claim) RETURN a.text AS a, b.text AS b")
+    assert all(r["independent"] == 3 and r["flagged"] is False for r in rows), (rows, links)
+    answer = ask(store, embedder, build_llm(settings.llm), "What is Quillbase?")
+    stated = [s.text for s in answer.sentences if "write-ahead log" in s.text]
+    assert stated and not any("[one source" in s for s in stated), answer.answer

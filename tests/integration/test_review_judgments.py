@@ -39,10 +39,10 @@ def links(store, a: str, b: str) -> list[str]:
 def test_the_sample_holds_both_verdicts_and_only_unreviewed_judgments(store):
     plant_clean_graph(store)
 
-    assert sorted(j.verdict for j in sample_judgments(store, 10)) == ["NOT_SAME", "SAME"]
-    assert len(sample_judgments(store, 1)) == 1
+    assert sorted(j.verdict for j in sample_judgments(store, 10).judgments) == ["NOT_SAME", "SAME"]
+    assert len(sample_judgments(store, 1).judgments) == 1
     confirm(store, "judgment-cql", now=NOW)
-    assert [j.id for j in sample_judgments(store, 10)] == ["judgment-gds"]
+    assert [j.id for j in sample_judgments(store, 10).judgments] == ["judgment-gds"]
 
 
 def test_confirming_marks_the_judgment_reviewed_and_changes_nothing_else(store):

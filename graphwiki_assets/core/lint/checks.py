@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from graphwiki_assets.core.lint import cypher
 from graphwiki_assets.core.lint.drift import file_drift, text_drift
-from graphwiki_assets.core.lint.judgments import count_judgments, sample_judgments
+from graphwiki_assets.core.lint.judgments import SAMPLE_SEED, SAMPLE_SIZE, sample_judgments
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION, STATUSES
 
@@ -54,7 +54,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "open_disputes": ("info", "unresolved CONTRADICTS pairs, kept on purpose until settled (with their age)"),
     "judgment_sample": (
         "info",
-        "a random sample of unreviewed stage-2 judgments (of each verdict) to spot-check with `graphwiki review`",
+        "a random sample of unreviewed stage-2 judgments, stratified by verdict, to spot-check with `graphwiki review`",
     ),
 }
 
@@ -153,17 +153,11 @@ def open_disputes(store: GraphStore, now: datetime, cap: int = CAP) -> CheckResu
     return _query_check(store, "open_disputes", cypher.OPEN_DISPUTES, cap=cap, now=now)
 
 
-def judgment_sample(store: GraphStore, size: int = 10, cap: int = CAP) -> CheckResult:
-    counts = count_judgments(store)
-    rows = [j.as_row() for j in sample_judgments(store, size)]
-    return make_result(
-        "judgment_sample",
-        counts["unreviewed"],
-        counts["total"],
-        rows,
-        f"{len(rows)} of {counts['unreviewed']} unreviewed shown",
-        cap=cap,
-    )
+def judgment_sample(store: GraphStore, size: int = SAMPLE_SIZE, seed: int = SAMPLE_SEED, cap: int = CAP) -> CheckResult:
+    """The count is what a person is asked to check (the sample), of all unreviewed ones."""
+    sample = sample_judgments(store, size, seed)
+    rows = [j.as_row() for j in sample.judgments]
+    return make_result("judgment_sample", len(rows), sample.total, rows, sample.describe(), cap=max(cap, len(rows)))
 
 
 def stale_sources(store: GraphStore, now: datetime, days: int = 90, cap: int = CAP) -> CheckResult:

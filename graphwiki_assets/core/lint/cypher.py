@@ -256,19 +256,17 @@ RETURN sources, concepts, claims, judgments, relationships
 _JUDGMENT_FIELDS = """j {.id, .verdict, .mention, .mention_context, .candidate_id, .candidate_name, .concept_id,
    .score, .backend, .reason, .source_id, .reviewed, .review_verdict}"""
 
-JUDGMENT_COUNTS = """
-MATCH (j:Judgment)
-RETURN count(j) AS total, count(CASE WHEN NOT coalesce(j.reviewed, false) THEN 1 END) AS unreviewed
+# Every unreviewed judgment by id and verdict, in a fixed order: the sample is drawn from
+# these in Python with a seeded generator, so one seed gives one sample (Cypher's rand() has none).
+UNREVIEWED_JUDGMENTS = """
+MATCH (j:Judgment) WHERE NOT coalesce(j.reviewed, false)
+RETURN j.id AS id, coalesce(j.verdict, '') AS verdict
+ORDER BY id
 """
 
-# Up to $size of each verdict, so the calls that kept two apart are sampled as well as merges.
-JUDGMENT_SAMPLE = f"""
-UNWIND ['SAME', 'RELATED', 'DIFFERENT', 'NOT_SAME'] AS verdict
-CALL (verdict) {{
-  MATCH (j:Judgment {{verdict: verdict}}) WHERE NOT coalesce(j.reviewed, false)
-  WITH j ORDER BY rand() LIMIT $size
-  RETURN j
-}}
+JUDGMENTS_BY_ID = f"""
+UNWIND $ids AS id
+MATCH (j:Judgment {{id: id}})
 OPTIONAL MATCH (s:Source {{id: j.source_id}})
 RETURN {_JUDGMENT_FIELDS} AS j, s.path AS source_path
 """

@@ -22,7 +22,11 @@ def check_section(result: CheckResult) -> list[str]:
         return lines + ["Nothing found.", ""]
     names = columns(result.rows)
     lines += table(names, [[row.get(n) for n in names] for row in result.rows])
-    if result.count > len(result.rows):
+    if result.name == "judgment_sample":
+        lines.append(
+            f"\n{result.count} sampled of {result.total} unreviewed; another sample: `graphwiki lint --seed N`."
+        )
+    elif result.count > len(result.rows):
         lines.append(f"\n… and {result.count - len(result.rows)} more ({result.count} in total).")
     return lines + [""]
 

@@ -14,6 +14,7 @@ from graphwiki_assets.core.audit import Entry, append
 from graphwiki_assets.core.config import Thresholds
 from graphwiki_assets.core.lint import checks, cypher
 from graphwiki_assets.core.lint.checks import SEVERITY_RANK, CheckResult, Severity
+from graphwiki_assets.core.lint.judgments import SAMPLE_SEED, SAMPLE_SIZE
 from graphwiki_assets.core.lint.markdown import render
 from graphwiki_assets.core.lint.targets import TARGETS
 from graphwiki_assets.core.store.driver import GraphStore
@@ -24,7 +25,8 @@ class LintConfig:
     stale_days: int = 90  # sources/concepts not touched by a re-ingest for this long are stale
     review_days: int = 30  # needs_review older than this is overdue
     hub_limit: int = 200  # more relationships than this make an oversized hub
-    sample_size: int = 10  # unreviewed judgments per verdict to show
+    sample_size: int = SAMPLE_SIZE  # unreviewed judgments to spot-check, all verdicts together
+    sample_seed: int = SAMPLE_SEED  # the same seed draws the same sample from the same graph
     max_orphan_rate: float = 0.05
     cap: int = checks.CAP
     sources_dir: Path | None = None  # where relative Source paths live on disk
@@ -91,7 +93,7 @@ def run_lint(
         checks.possibly_outdated(store, now, cfg.stale_days, cfg.sample_size),
         checks.oversized_hubs(store, cfg.hub_limit, cap),
         checks.open_disputes(store, now, cap),
-        checks.judgment_sample(store, cfg.sample_size, cap),
+        checks.judgment_sample(store, cfg.sample_size, cfg.sample_seed, cap),
     ]
     report = LintReport(checks=results, metrics=metrics_of(store, results), generated_at=now, config=cfg)
     failing = [c.name for c in results if not c.passed]

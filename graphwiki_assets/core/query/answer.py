@@ -39,6 +39,7 @@ class Facts:
     history: list[str] = field(default_factory=list)
     outdated_before: dt.date | None = None  # a fact last stated before this day may be outdated
     outdated: dict[str, str] = field(default_factory=dict)  # fact id -> the newest date of its sources
+    leading: list[str] = field(default_factory=list)  # facts that define the entity: their sentences lead
 
     def flags_for(self, fact_ids: list[str]) -> list[str]:
         """General notes, then the notes of the facts the answer cites (each once)."""
@@ -196,10 +197,15 @@ def _filed_fact(filed: dict, sub: Subgraph, out: Facts) -> None:
 
 
 def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int, outdated_before: dt.date | None = None) -> Facts:
-    """Summaries of the ranked concepts first, then community reports and answers filed to the
-    same question, then claims in the technique's order. A fact whose newest source is dated
-    before ``outdated_before`` is marked as possibly outdated."""
+    """Claims that define the entity first, then summaries of the ranked concepts, community
+    reports and answers filed to the same question, then claims in the technique's order. A
+    fact whose newest source is dated before ``outdated_before`` is marked as possibly outdated."""
     out = Facts(outdated_before=outdated_before)
+    for cid in retrieval.defining:
+        if cid in sub.claims:
+            _claim_fact(sub.claims[cid], sub, out)
+    out.leading = [f.fact_id for f in out.facts]
+    leading = len(out.facts)
     for cid in dict.fromkeys(retrieval.summaries):
         if cid in sub.concepts:
             _concept_fact(sub.concepts[cid], sub, out)
@@ -208,8 +214,8 @@ def build_facts(retrieval: Retrieval, sub: Subgraph, max_facts: int, outdated_be
             _community_fact(sub.communities[kid], sub, out)
     for filed in sub.filed:
         _filed_fact(filed, sub, out)
-    summaries = len(out.facts)
-    done: set[str] = set()
+    summaries = len(out.facts) - leading
+    done = set(retrieval.defining)
     for cid in dict.fromkeys(retrieval.claims):
         if len(out.facts) - summaries >= max_facts:
             break
@@ -239,7 +245,11 @@ def synthesise(llm, question: str, shape: str, facts: Facts) -> tuple[list[Answe
 
 
 def render(sentences: list[AnswerSentence], facts: Facts) -> list[Sentence]:
+    """Sentences that cite a known fact, with their marks and sources; whatever order the
+    writer chose, a sentence stating a definition of the entity comes first."""
     known = facts.by_id()
+    leading = set(facts.leading)
+    sentences = sorted(sentences, key=lambda s: not leading & set(s.fact_ids))
     out = []
     for s in sentences:
         ids = [f for f in dict.fromkeys(s.fact_ids) if f in known]

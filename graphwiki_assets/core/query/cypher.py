@@ -169,6 +169,28 @@ ORDER BY rank, relevance DESC, id
 
 # -- "what is X": N-hop traversal, one hop per call, fan-out bounded per node -----------
 
+# Claims about each concept that open with one of its names (an article before it allowed):
+# the candidates for its definition (definitions.py reads their form), the most corroborated
+# and the shortest first.
+DEFINING_CANDIDATES = """
+UNWIND range(0, size($ids) - 1) AS rank
+MATCH (c:Concept {id: $ids[rank]})
+WITH rank, c, [n IN [c.name] + coalesce(c.aliases, []) | toLower(n)] AS names
+CALL (c, names) {
+  MATCH (cl:Claim)-[:ABOUT]->(c)
+  WHERE coalesce(cl.status, 'current') <> 'superseded'
+  WITH cl, toLower(cl.text) AS text
+  WHERE any(n IN names WHERE text STARTS WITH n OR text STARTS WITH 'the ' + n
+                             OR text STARTS WITH 'a ' + n OR text STARTS WITH 'an ' + n)
+  RETURN cl
+  ORDER BY coalesce(cl.independent_sources, 1) DESC, size(cl.text), cl.id
+  LIMIT $limit
+}
+RETURN c.id AS concept, cl.id AS id, cl.text AS text, c.name AS name, coalesce(c.aliases, []) AS aliases
+ORDER BY rank
+"""
+
+
 TRAVERSAL_HOP = """
 UNWIND $frontier AS fid
 MATCH (c:Concept {id: fid})-[r:RELATED_TO|PART_OF]-(n:Concept)

@@ -7,9 +7,10 @@
     nothing anywhere           -> "The graph has no information on this."
 
 Raw sources are those whose text holds a missing term as a phrase, and those whose
-embedding is close to the question's. The floor is where MiniLM-style encoders stop
-placing unrelated text (around 0 to 0.2) with room to spare: below it the nearest source is
-only the least unrelated one, and quoting it would pass noise off as an answer.
+embedding is close to the question's and whose text holds the missing term's words
+(``closeness``). The floor is where MiniLM-style encoders stop placing unrelated text
+(around 0 to 0.2) with room to spare; above it a source is near in meaning, which is not
+yet about what was asked: quoting it would pass a neighbouring topic off as an answer.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.llm.offline.text import split_sentences
 from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.closeness import covers, holds
 from graphwiki_assets.core.query.models import NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import Graph
 
@@ -63,8 +65,10 @@ def raw_text(what: list[str], found: list[RawSource]) -> str:
     return "\n".join(lines)
 
 
-def raw_sources(store: Graph, question_vector: list[float], terms: list[str]) -> list[RawSource]:
-    """Sources to quote, phrase matches first, then by closeness to the question."""
+def raw_sources(store: Graph, question: str, question_vector: list[float], terms: list[str]) -> list[RawSource]:
+    """Sources to quote, phrase matches first, then by closeness to the question; a source
+    found by its vector alone is quoted only if its text holds a missing term's words (or,
+    when the question named none, the question's words: ``closeness.covers``)."""
     phrase_ids = _phrase_matches(store, terms)
     rows = store.query(
         cypher.RAW_SOURCES,
@@ -86,7 +90,13 @@ def raw_sources(store: Graph, question_vector: list[float], terms: list[str]) ->
             outside=r["outside"],
         )
         for r in rows
+        if r["id"] in phrase_ids or _holds(r["text"] or "", question, terms)
     ]
+
+
+def _holds(text: str, question: str, terms: list[str]) -> bool:
+    """Near in meaning is not enough: the text must hold what was asked about."""
+    return any(holds(text, t) for t in terms) if terms else covers(question, [], [text])
 
 
 def _phrase_matches(store: Graph, terms: list[str]) -> set[str]:

@@ -4,7 +4,8 @@ The exact pass uses the same normalised keys as ingest (``Concept.keys``), so "t
 finds the node whose alias is "CQL". Only mentions without an exact hit go to the
 ``concept_embedding`` index; its score compares a bare name with a node embedded as
 "name. context", so candidates are re-scored by name-to-name cosine before one is accepted.
-Below the threshold a candidate is only a near match, listed for the user to confirm.
+Below the threshold a candidate is only a near match, listed for the user to confirm when
+it is the mention in another form (``closeness.name_form_of``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.closeness import name_form_of
 from graphwiki_assets.core.query.models import Link, Linking, NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import Graph
 from graphwiki_assets.core.store.keys import key_query, name_key
@@ -110,9 +112,11 @@ def _link_by_vector(
             linking.links.append(Link(mentions[i], row["id"], row["name"], row["type"], "vector", round(score, 4)))
             continue
         linking.unlinked.append(mentions[i])
+        # a near match is the mention in another form, not a neighbour that shares a word with it
+        forms = [(score, row) for score, _, row in scored if name_form_of(mentions[i], [row["name"], *row["aliases"]])]
         linking.near += [
             NearMatch(mentions[i], row["id"], row["name"], round(score, 4))
-            for score, _, row in scored[: config.max_near]
+            for score, row in forms[: config.max_near]
             if score >= config.near_floor
         ]
 

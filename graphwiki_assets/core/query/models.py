@@ -181,6 +181,7 @@ class Retrieval:
     summaries: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # cited directly (provenance, evidence paths)
     communities: list[str] = field(default_factory=list)  # whose reports are facts (global questions)
+    defining: list[str] = field(default_factory=list)  # claims that define the entity: they lead the answer
     details: dict[str, Any] = field(default_factory=dict)
     explanation: str = ""
     empty_reason: str = ""  # set when the technique found nothing to say

@@ -18,6 +18,7 @@ from graphwiki_assets.core.audit import append
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import answer as synthesis
 from graphwiki_assets.core.query import (
+    closeness,
     compare,
     cypher,
     fallback,
@@ -93,6 +94,9 @@ def answer_question(
     facts = synthesis.build_facts(
         retrieval, sub, options.max_facts, outdated_before=today - dt.timedelta(days=options.stale_days)
     )
+    missing = _off_question(question, route, linking, facts)
+    if missing:
+        return _not_about_question(question, route, linking, missing, laps, corpus_tokens)
     if route.shape == "provenance":
         _verify_sources(retrieval, sub, facts, sources_dirs)
     if linking.unlinked and not retrieval.communities:  # a global subject need not be a concept
@@ -216,6 +220,29 @@ def _entities(linking: Linking) -> list[dict]:
     ]
 
 
+def _off_question(question: str, route: Route, linking: Linking, facts) -> list[str]:
+    """The words of a "what is" question that the facts on its linked entities do not cover,
+    when too many are missing (``closeness``); an empty list when the facts answer it."""
+    if route.shape != "what_is" or not linking.links or not facts.facts:
+        return []
+    # the router's entity is a name even where only part of it linked ("Orrin cluster" -> Orrin)
+    names = route.entities + [n for link in linking.links for n in (link.mention, link.name)]
+    rest, missing = closeness.uncovered(question, names, [f.text for f in facts.facts])
+    return [] if closeness.enough(rest, missing) else missing
+
+
+def _not_about_question(
+    question: str, route: Route, linking: Linking, missing: list[str], laps: Laps, corpus_tokens: int
+) -> Answer:
+    """The entity is in the graph, what was asked about it is not: no information, said so."""
+    what = fallback.quoted(list(dict.fromkeys(link.name for link in linking.links)))
+    asked = fallback.quoted(missing)
+    text = f"{fallback.NOTHING} The graph holds facts on {what}, but none on {asked}."
+    flags = [f"no fact on {what} mentions {asked}"]
+    laps.lap("retrieval")
+    return _unanswered(question, route, linking, "nothing", text, flags, [], [], corpus_tokens, laps)
+
+
 def _no_information(
     store: Graph, question: str, vector: list[float], route: Route, linking: Linking, missing: list[str], laps: Laps
 ) -> Answer:
@@ -226,7 +253,7 @@ def _no_information(
     if linking.near:
         rung, text, flags = "fuzzy", fallback.fuzzy_text(missing, linking.near), [f"no concept is named {what}"]
     else:
-        found = fallback.raw_sources(store, vector, missing)
+        found = fallback.raw_sources(store, question, vector, missing)
         if found:
             rung, text = "raw_sources", fallback.raw_text(missing, found)
             flags = [f"no concept matches {what}: quoted from raw sources, not checked claims"]
@@ -238,6 +265,21 @@ def _no_information(
         else:
             rung, text, flags = "nothing", fallback.NOTHING, [f"no concept or source matches {what}"]
     laps.lap("retrieval")
+    return _unanswered(question, route, linking, rung, text, flags, found, near, _corpus_tokens(store), laps)
+
+
+def _unanswered(
+    question: str,
+    route: Route,
+    linking: Linking,
+    rung: str,
+    text: str,
+    flags: list[str],
+    found: list[fallback.RawSource],
+    near: list[dict],
+    corpus_tokens: int,
+    laps: Laps,
+) -> Answer:
     ids = [s.id for s in found]
     return Answer(
         question=question,
@@ -252,7 +294,7 @@ def _no_information(
         flags=flags,
         retrieved={"concepts": [], "claims": [], "sources": ids, "communities": [], "answers": []},
         context_tokens=0,
-        corpus_tokens=_corpus_tokens(store),
+        corpus_tokens=corpus_tokens,
         latency_ms=0.0,
         found=False,
         rung=rung,

@@ -15,6 +15,7 @@ import time
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.projection import concept_layer, with_projection
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.schema import create_rule
 
 DIMENSION = 128
 # Weights of the 0-, 1- and 2-hop neighbourhoods: a concept is described by its neighbours
@@ -24,7 +25,8 @@ SEED = 19
 
 
 def ensure_structure_index(store: GraphStore) -> None:
-    store.query(cypher.STRUCTURE_INDEX, dimension=DIMENSION)
+    # two ingests finishing together both refresh the structure: the index may race too
+    create_rule(store, cypher.STRUCTURE_INDEX, dimension=DIMENSION)
 
 
 def refresh_structure(store: GraphStore) -> dict:

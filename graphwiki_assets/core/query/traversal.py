@@ -4,12 +4,13 @@ Each hop keeps at most ``fanout`` neighbours per node (strongest edge first, the
 ones closest to the question), and the whole walk at most ``max_nodes`` concepts, so a
 hub with hundreds of neighbours adds a handful of them, not the whole neighbourhood.
 Claims come from X first, then from neighbours by distance; a level is read only while
-the answer still has room for its claims.
+the answer still has room for its claims. A claim that defines X ("X is a ...") leads them.
 """
 
 from __future__ import annotations
 
 from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.definitions import defining_claims
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
 from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import Graph
@@ -67,13 +68,15 @@ def claims_by_distance(store: Graph, question: list[float], level: dict[str, int
 def what_is(store: Graph, question: list[float], entries: list[str], opts: QueryOptions) -> Retrieval:
     level, edges, capped = walk(store, question, entries, opts.hops, opts.fanout, opts.max_nodes)
     concepts = sorted(level, key=lambda cid: level[cid])
-    claims = claims_by_distance(store, question, level, opts)
+    defining = defining_claims(store, entries)
+    claims = list(dict.fromkeys(defining + claims_by_distance(store, question, level, opts)))
     note = f"; fan-out cut at {opts.fanout} for {len(capped)} hub(s)" if capped else ""
     return Retrieval(
         technique="n-hop traversal",
         concepts=concepts,
         claims=claims,
         summaries=list(entries),
+        defining=defining,
         details={"hops": opts.hops, "fanout": opts.fanout, "levels": level, "edges": edges, "capped": capped},
         explanation=f"{len(concepts)} concept(s) within {opts.hops} hop(s) of the entity{note}",
     )

@@ -58,6 +58,8 @@ status is one of current | superseded | disputed; a node is in play unless super
 
 from __future__ import annotations
 
+from neo4j.exceptions import ClientError
+
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.migrations import migrate
 
@@ -123,14 +125,33 @@ class SchemaMismatch(RuntimeError):
     pass
 
 
+# What the server says when another writer created the same rule between this statement's
+# check for it and its own creation: the rule this statement asked for exists, so it is done.
+EQUIVALENT_RULE = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+
+
+def create_rule(store: GraphStore, statement: str, **params) -> None:
+    """Run one ``CREATE ... IF NOT EXISTS``, safe against a concurrent writer.
+
+    ``IF NOT EXISTS`` is checked when the statement starts, not when its schema transaction
+    commits: two writers on an empty graph both pass the check, and the later commit fails
+    with an equivalent-rule error although the graph ends as asked. Any other schema error
+    (a rule of the same name but another definition) is real and raised."""
+    try:
+        store.query(statement, **params)
+    except ClientError as exc:
+        if exc.code != EQUIVALENT_RULE:
+            raise
+
+
 def ensure_schema(store: GraphStore, dimension: int) -> None:
     """Create constraints and indexes if missing, upgrade a graph an earlier version wrote;
     refuse a vector index of another dimension."""
     for statement in CONSTRAINTS + INDEXES:
-        store.query(statement)
+        create_rule(store, statement)
     for name, label in VECTOR_INDEXES.items():
         # Index and label names are fixed identifiers above, never user input.
-        store.query(_VECTOR_INDEX.format(name=name, label=label), dimension=dimension)
+        create_rule(store, _VECTOR_INDEX.format(name=name, label=label), dimension=dimension)
     existing = store.query(
         "SHOW VECTOR INDEXES YIELD name, options WHERE name IN $names "
         "RETURN name, options.indexConfig['vector.dimensions'] AS dimension",

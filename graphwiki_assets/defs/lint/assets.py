@@ -5,6 +5,7 @@ from pathlib import Path
 import dagster as dg
 
 from graphwiki_assets.core.lint.checks import CHECKS
+from graphwiki_assets.core.lint.judgments import SAMPLE_SEED, SAMPLE_SIZE
 from graphwiki_assets.core.lint.report import LintConfig, run_lint
 from graphwiki_assets.core.review.impact import flag_file_drift
 from graphwiki_assets.defs.audit import run_actor
@@ -19,7 +20,8 @@ class LintRunConfig(dg.Config):
     stale_days: int | None = None  # None: the schema config's staleness_days
     review_days: int = 30
     hub_limit: int | None = None  # None: the schema config's hub_size
-    sample_size: int = 10
+    sample_size: int = SAMPLE_SIZE  # judgments to spot-check, stratified by verdict
+    sample_seed: int = SAMPLE_SEED
     max_orphan_rate: float = 0.05
     flag_drift: bool = False  # also flag needs_review on what derives from a changed file
 
@@ -42,6 +44,7 @@ def lint_report(
         hub_limit=config.hub_limit,
         review_days=config.review_days,
         sample_size=config.sample_size,
+        sample_seed=config.sample_seed,
         max_orphan_rate=config.max_orphan_rate,
         sources_dir=sources_dir,
     )
