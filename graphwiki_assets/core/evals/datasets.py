@@ -109,6 +109,7 @@ class DocsFolder:
 
     name: str
     folder: str
+    large: bool = True  # a hundred real files: the ingest takes tens of minutes on a busy 2-core machine
 
     @property
     def corpus(self) -> Path:

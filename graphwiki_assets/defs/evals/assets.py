@@ -368,9 +368,11 @@ def _docs(name: str):
         name,
         f"Real-document eval on evals/docs/{ds.folder}: the folder ingested as a user's files, answers graded "
         "useful / partly / wrong / missed against a written key, abstention on out-of-corpus questions, and "
-        "labelled samples of concepts and contradiction flags.",
+        "labelled samples of concepts and contradiction flags."
+        + (f" Slow: the ingest takes tens of minutes on two cores (group {LARGE_GROUP})." if ds.large else ""),
         run,
         docs_metadata,
+        group=LARGE_GROUP if ds.large else GROUP,
     )
 
 
