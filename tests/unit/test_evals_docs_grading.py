@@ -140,3 +140,14 @@ def test_a_sample_counts_the_graded_and_lists_the_rest(tmp_path):
     written = samples.write_unlabelled(tmp_path, sample, samples._labelled([], [], {}, samples.CONTRADICTION_LABELS))
     rows = [json.loads(line) for line in Path(written["concepts"]).read_text().splitlines()]
     assert rows == [{"name": "Tiller", "label": "", "why": "", "type": None}]
+
+
+def test_the_sample_moves_by_at_most_one_item_when_one_concept_is_added():
+    """Labels are written for the names a sample draws; a run that builds one concept more
+    must not draw a new sample (random.sample by index would)."""
+    rows = [{"name": f"concept {n}"} for n in range(500)]
+    key = lambda r: samples.concept_key(r["name"])  # noqa: E731
+    before = {r["name"] for r in samples._draw(rows, 50, 29, key)}
+    after = {r["name"] for r in samples._draw([*rows, {"name": "one more"}], 50, 29, key)}
+    assert len(before) == len(after) == 50 and len(before - after) <= 1
+    assert before != {r["name"] for r in samples._draw(rows, 50, 30, key)}  # the seed matters

@@ -1,6 +1,9 @@
 """Samples of what the ingest built, graded by a person's labels: concepts and contradiction flags.
 
-A seeded random sample is drawn from the graph; each item is looked up in a label file
+A seeded random sample is drawn from the graph: the items whose hash of seed and key (a
+concept's name, a pair's two claim texts) ranks lowest, so one concept more or less in a
+run changes at most one item of the sample, and a name that recurs keeps its place. Each
+item is looked up in a label file
 written by reading the documents (a concept by its name, a contradiction by its two claim
 texts, so labels stay valid for every run that builds the same names or claims again).
 What no label covers is listed as ungraded, to be labelled and counted on the next run.
@@ -10,8 +13,9 @@ concepts.
 
 from __future__ import annotations
 
+import hashlib
 import json
-import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -85,8 +89,10 @@ def _labelled(items: list[dict], keys: list[str], labels: dict[str, dict], allow
     )
 
 
-def _draw(rows: list, n: int, seed: int) -> list:
-    return random.Random(seed).sample(rows, min(n, len(rows)))
+def _draw(rows: list[dict], n: int, seed: int, key: Callable[[dict], str]) -> list[dict]:
+    """The ``n`` rows whose hash of seed and key ranks lowest: random, and stable under a
+    small change of the rows (a random.sample by index would shift with every row added)."""
+    return sorted(rows, key=lambda r: hashlib.sha256(f"{seed}:{key(r)}".encode()).hexdigest())[:n]
 
 
 @dataclass(frozen=True)
@@ -106,7 +112,7 @@ def concept_quality(
 ) -> ConceptQuality:
     rows = store.query(cypher.DOC_CONCEPTS)
     fallback = sum(1 for r in rows if fallback_type is not None and r["type"] == fallback_type)
-    drawn = sorted(_draw(rows, n, seed), key=lambda r: r["name"].casefold())
+    drawn = sorted(_draw(rows, n, seed, lambda r: concept_key(r["name"])), key=lambda r: r["name"].casefold())
     items = [{"name": r["name"], "type": r["type"], "aliases": r["aliases"], "claims": r["claims"]} for r in drawn]
     return ConceptQuality(
         concepts=len(rows),
@@ -171,7 +177,7 @@ def contradiction_quality(
             "a_date": r["a_date"].iso_format() if r["a_date"] is not None else None,
             "b_date": r["b_date"].iso_format() if r["b_date"] is not None else None,
         }
-        for r in _draw(rows, n, seed)
+        for r in _draw(rows, n, seed, lambda r: pair_key(r["a_text"], r["b_text"]))
     ]
     superseded = {r[k] for r in rows for k, s in (("a", "a_status"), ("b", "b_status")) if r[s] == "superseded"}
     return ContradictionQuality(
