@@ -3,7 +3,7 @@
 - ``graphwiki bench [--full]``: every committed eval in one run, one JSON, compared with the
   baselines. ER on both labelled sets, multi-hop on the seed set, contradictions (pairs and
   end to end), extraction and answer faithfulness; ``--full`` adds multi-hop on MuSiQue and
-  HotpotQA. Exits 1 when any metric regressed below evals/baselines.json.
+  HotpotQA and the eval on real documents (the Helm docs). Exits 1 when any metric regressed below evals/baselines.json.
 - ``graphwiki bench ingest [--corpus F]``: ingest a corpus into the eval graph and measure
   time, memory, LLM calls and tokens per passage by task, and the time per stage.
 - ``graphwiki bench embed-floor [--corpus F]``: the word pieces of a corpus's sources and the
@@ -28,7 +28,7 @@ from graphwiki_assets.cli.output import add_common, at_least
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("bench", help="benchmarks: the evals against their baselines, or ingest"))
-    parser.add_argument("--full", action="store_true", help="also MuSiQue and HotpotQA (slow)")
+    parser.add_argument("--full", action="store_true", help="also MuSiQue, HotpotQA and the real documents (slow)")
     parser.add_argument("--k", type=int, default=5)
     parser.set_defaults(handler=run)
     kinds = parser.add_subparsers(dest="bench_command")
@@ -121,16 +121,19 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.evals.datasets import (
         ANSWER_SETS,
         CONTRADICTION_SETS,
+        DOCS_SETS,
         ER_SETS,
         EXTRACTION_SETS,
         MULTIHOP_SETS,
         er_pairs,
         extraction_gold,
     )
+    from graphwiki_assets.core.evals.docs import run as docs
     from graphwiki_assets.core.evals.instance import eval_server, eval_settings
     from graphwiki_assets.core.evals.runs import (
         answers_eval,
         contradictions_eval,
+        docs_eval,
         er_eval,
         eval_clients,
         extraction_eval,
@@ -178,12 +181,26 @@ def run(args: argparse.Namespace) -> int:
         result = answers_eval(settings, embedder, llm, ds.corpus, ds.questions, name=ds.name, log=log)
         return result, {**answers.headline(result), "unsupported": result["unsupported"]}
 
+    def docs_run(name):
+        ds = DOCS_SETS[name]
+        result = docs_eval(settings, embedder, llm, ds.corpus, ds.questions, name=ds.name, log=log)
+        ungraded = {
+            k: [i.get("name") or [i["a"], i["b"]] for i in result[k]["sample"]["ungraded"]]
+            for k in ("concepts", "contradictions")
+        }
+        return result, {
+            **docs.headline(result),
+            "grades": {q["id"]: q["grade"] for q in result["questions"]},
+            "ungraded": ungraded,
+        }
+
     plan = (
         [(name, er_run) for name in ER_SETS]
         + [(name, multihop_run) for name, ds in MULTIHOP_SETS.items() if args.full or ds.name == "seed"]
         + [(name, contradictions_run) for name in CONTRADICTION_SETS]
         + [(name, extraction_run) for name in EXTRACTION_SETS]
         + [(name, answers_run) for name in ANSWER_SETS]
+        + [(name, docs_run) for name, ds in DOCS_SETS.items() if args.full or not ds.large]
     )
     with eval_server(eval_settings(settings), log=log):  # one server for the series, stopped after
         for name, runner in plan:

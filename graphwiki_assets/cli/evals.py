@@ -1,5 +1,5 @@
-"""`graphwiki eval er|multihop|contradictions|extraction|answers` — the benchmarks on the eval
-instance, never the user's graph."""
+"""`graphwiki eval er|multihop|contradictions|extraction|answers|docs` — the benchmarks on the
+eval instance, never the user's graph."""
 
 from __future__ import annotations
 
@@ -70,6 +70,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     an.add_argument("--questions", type=Path, help='JSONL of {"id", "question", "answer", "needed"} (default: seed)')
     an.add_argument("--limit", type=int, help="only the first N questions (the whole corpus is ingested)")
     an.set_defaults(handler=run_answers)
+
+    dc = add_common(evals.add_parser("docs", help="a real documentation folder: answers graded against a key, samples"))
+    dc.add_argument("--corpus", type=Path, help="a folder of documents (default: evals/docs/helm/corpus)")
+    dc.add_argument(
+        "--questions",
+        type=Path,
+        help="JSONL key of {id, question, shape, split, facts, sources | abstain} "
+        "(default: questions.jsonl beside the corpus folder)",
+    )
+    dc.add_argument(
+        "--labels",
+        type=Path,
+        help="folder of concept_labels.jsonl and contradiction_labels.jsonl (default: the key's folder)",
+    )
+    dc.add_argument("--limit", type=int, help="only the first N questions (the whole folder is ingested)")
+    dc.add_argument(
+        "--write-unlabelled",
+        type=Path,
+        metavar="DIR",
+        help="write the sampled concepts and contradictions no label covers to DIR/*.todo.jsonl, to label",
+    )
+    dc.set_defaults(handler=run_docs)
 
 
 def _log(args):
@@ -161,6 +183,26 @@ def run_answers(args: argparse.Namespace) -> int:
         log=_log(args),
     )
     emit(args, result, answers_text(result))
+    return 0
+
+
+def run_docs(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.evals.datasets import DOCS_SETS
+    from graphwiki_assets.core.evals.docs.samples import LabelledSample, write_unlabelled
+    from graphwiki_assets.core.evals.runs import docs_eval, eval_clients
+    from graphwiki_assets.core.settings import Settings
+
+    helm = DOCS_SETS["docs_eval_helm"]
+    corpus = args.corpus or helm.corpus
+    settings = Settings.from_env()
+    embedder, llm = eval_clients(settings)
+    result = docs_eval(
+        settings, embedder, llm, corpus, questions=args.questions, labels=args.labels, limit=args.limit, log=_log(args)
+    )
+    if args.write_unlabelled:
+        todo = {k: LabelledSample(**result[k]["sample"]) for k in ("concepts", "contradictions")}
+        result["unlabelled_files"] = write_unlabelled(args.write_unlabelled, todo["concepts"], todo["contradictions"])
+    emit(args, result, docs_text(result))
     return 0
 
 
@@ -303,4 +345,38 @@ def answers_text(r: dict) -> str:
         f"checker: {r['checker']['llm_calls']} support calls, {r['checker']['prompt_tokens']} prompt tokens",
     ]
     lines += [f"  unsupported ({u['question']}): {u['sentence']!r}: {u['reason']}" for u in r["unsupported"]]
+    return "\n".join(lines)
+
+
+def _share(x: float | None) -> str:
+    return "–" if x is None else _pct(x)
+
+
+def docs_text(r: dict) -> str:
+    lines = [
+        f"{r['name']}: {r['files']} files read (not read: {r['files_not_read'] or 'none'}), {r['n']} questions, "
+        f"backend {r['backend']}; ingest {r['ingest']['seconds']}s, questions {r['ask_seconds']}s",
+        "split    n  useful  partly  wrong  missed  abstained (out of corpus)",
+    ]
+    for split, x in [*r["by_split"].items(), ("all", r)]:
+        lines.append(
+            f"{split:6} {x['n']:3}  {_share(x['useful']):>6}  {_share(x['partly']):>6}  {_share(x['wrong']):>5}  "
+            f"{_share(x['missed']):>6}  {_share(x['abstained_out_of_corpus']):>6} of {x['out_of_corpus']}"
+        )
+    c, k = r["concepts"], r["contradictions"]
+    lines += [
+        f"concepts: {c['concepts']}, fallback type {c['fallback_type']} on {_share(c['fallback_share'])}; sample of "
+        f"{c['sample']['size']}: {c['sample']['graded']} graded, junk {_share(c['sample']['shares']['junk'])}, "
+        f"duplicate {_share(c['sample']['shares']['duplicate'])}, {len(c['sample']['ungraded'])} ungraded",
+        f"contradiction flags: {k['flags']} ({k['superseded']} claims superseded automatically); sample of "
+        f"{k['sample']['size']}: {k['sample']['graded']} graded, real {_share(k['sample']['shares']['real'])}, "
+        f"{len(k['sample']['ungraded'])} ungraded",
+    ]
+    lines += [f"  {q['id']:26} {q['split']:6} {q['shape']:13} -> {q['routed']:11} {q['grade']}" for q in r["questions"]]
+    if c["sample"]["ungraded"]:
+        lines.append("ungraded concepts: " + ", ".join(repr(i["name"]) for i in c["sample"]["ungraded"]))
+    for i in k["sample"]["ungraded"]:
+        lines.append(f"ungraded flag: {i['a']!r} / {i['b']!r}")
+    for path in r.get("unlabelled_files", {}).values():
+        lines.append(f"to label: {path}")
     return "\n".join(lines)

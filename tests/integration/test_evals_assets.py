@@ -26,6 +26,7 @@ EVAL_NAMES = {
     "contradiction_eval",
     "extraction_eval_redocred",
     "answers_eval_seed",
+    "docs_eval_helm",
 }
 
 
@@ -42,7 +43,7 @@ def test_eval_assets_form_their_own_group_with_nothing_upstream_or_downstream():
         node = graph.get(dg.AssetKey(name))
         # the corpus-scale sets (most of an hour) are not in the group whose "Materialize all" takes minutes
         assert node.group_name == (
-            "evals_corpus" if name in {"multihop_eval_musique", "multihop_eval_hotpotqa"} else "evals"
+            "evals_corpus" if name in {"multihop_eval_musique", "multihop_eval_hotpotqa", "docs_eval_helm"} else "evals"
         )
         assert not node.parent_keys and not node.child_keys  # not on the ingest path
         [check] = node.check_keys

@@ -61,3 +61,31 @@ CALL (id) {{
 }}
 RETURN id, others
 """
+
+# -- the eval on real documents ---------------------------------------------------------------
+
+DOC_CONCEPTS = f"""
+MATCH (c:Concept)
+WHERE {in_play("c")}
+RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.aliases, []) AS aliases,
+       COUNT {{ (c)<-[:ABOUT]-(:Claim) }} AS claims
+ORDER BY c.id
+"""
+
+# Each pair once (a -> b as stored), with both claims' sources and their dates when the
+# reader records them (s.date is null before that).
+DOC_CONTRADICTIONS = """
+MATCH (a:Claim)-[r:CONTRADICTS]->(b:Claim)
+CALL (a) { OPTIONAL MATCH (a)-[:DERIVED_FROM]->(s:Source)
+           RETURN collect(DISTINCT coalesce(s.paths, [s.path])) AS a_paths, max(s.date) AS a_date }
+CALL (b) { OPTIONAL MATCH (b)-[:DERIVED_FROM]->(s:Source)
+           RETURN collect(DISTINCT coalesce(s.paths, [s.path])) AS b_paths, max(s.date) AS b_date }
+RETURN a.id AS a, a.text AS a_text, coalesce(a.status, 'current') AS a_status, a_paths, a_date,
+       b.id AS b, b.text AS b_text, coalesce(b.status, 'current') AS b_status, b_paths, b_date
+ORDER BY a.id, b.id
+"""
+
+SOURCE_PATHS = """
+MATCH (s:Source)
+RETURN s.id AS id, coalesce(s.paths, [s.path]) AS paths
+"""

@@ -101,3 +101,24 @@ ANSWER_SETS = {"answers_eval_seed": MULTIHOP_SETS["multihop_eval_seed"]}
 
 def extraction_gold(eval_name: str) -> Path:
     return evals_dir() / "extraction" / f"{EXTRACTION_SETS[eval_name]}.jsonl"
+
+
+@dataclass(frozen=True)
+class DocsFolder:
+    """A real documentation set: evals/docs/<folder>/ with corpus/, questions.jsonl and labels."""
+
+    name: str
+    folder: str
+    large: bool = True  # a hundred real files: the ingest takes tens of minutes on a busy 2-core machine
+
+    @property
+    def corpus(self) -> Path:
+        return evals_dir() / "docs" / self.folder / "corpus"
+
+    @property
+    def questions(self) -> Path:
+        return evals_dir() / "docs" / self.folder / "questions.jsonl"
+
+
+# The Helm 3 docs and blog (CC BY 4.0, evals/docs/helm/LICENSE.md): never tuned on.
+DOCS_SETS = {"docs_eval_helm": DocsFolder("helm", "helm")}

@@ -119,6 +119,30 @@ def answers_eval(
         return answers.run_answers(store, embedder, llm, docs, qs, name=name or Path(corpus).parent.name, log=log)
 
 
+def docs_eval(
+    settings: Settings,
+    embedder,
+    llm,
+    corpus: Path | str,
+    questions: Path | str | None = None,
+    labels: Path | str | None = None,
+    limit: int | None = None,
+    name: str = "",
+    log: Log = lambda m: None,
+) -> dict:
+    """The folder ingested into the eval instance as ``graphwiki ingest`` would, with the
+    default schema config (the general preset, as every eval: numbers comparable with the
+    baselines); the key and the label files default to those beside the corpus folder."""
+    from graphwiki_assets.core.evals.docs import grading
+    from graphwiki_assets.core.evals.docs.run import DocsSet, run_docs
+
+    docs = DocsSet.beside(Path(corpus), Path(questions) if questions else None, Path(labels) if labels else None)
+    key = grading.load_key(docs.questions, docs.corpus)[:limit]
+    with eval_store(eval_settings(settings), log=log) as store:
+        wipe(store)
+        return run_docs(store, embedder, llm, docs, key, name=name, log=log)
+
+
 def eval_clients(settings: Settings):
     """(embedder, llm) for an eval: the user's model and backend, the eval instance's LLM cache."""
     from graphwiki_assets.core.embeddings import load_embedder

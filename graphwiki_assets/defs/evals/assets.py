@@ -17,13 +17,22 @@ from graphwiki_assets.core.evals import answers, baselines, contradictions, er, 
 from graphwiki_assets.core.evals.datasets import (
     ANSWER_SETS,
     CONTRADICTION_SETS,
+    DOCS_SETS,
     ER_SETS,
     EXTRACTION_SETS,
     MULTIHOP_SETS,
     er_pairs,
     extraction_gold,
 )
-from graphwiki_assets.core.evals.runs import answers_eval, contradictions_eval, er_eval, extraction_eval, multihop_eval
+from graphwiki_assets.core.evals.docs import run as docs_run
+from graphwiki_assets.core.evals.runs import (
+    answers_eval,
+    contradictions_eval,
+    docs_eval,
+    er_eval,
+    extraction_eval,
+    multihop_eval,
+)
 from graphwiki_assets.core.markdown import exact_cell, table
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
@@ -236,6 +245,31 @@ def answers_metadata(result: dict) -> dict:
     }
 
 
+def docs_metadata(result: dict) -> dict:
+    grades = ["useful", "partly", "wrong", "missed", "abstained_out_of_corpus"]
+    halves = [{"half": h, "n": x["n"], **{g: x[g] for g in grades}} for h, x in result["by_split"].items()]
+    halves.append({"half": "all", "n": result["n"], **{g: result[g] for g in grades}})
+    concepts, flags = result["concepts"], result["contradictions"]
+    tables = (
+        "### answers by half (only the report half is evidence)\n"
+        + md_table(halves, ["half", "n", *grades])
+        + "\n### questions\n"
+        + md_table(result["questions"], ["id", "split", "shape", "routed", "grade", "gold_cited", "rung"])
+        + f"\n### concept sample ({concepts['sample']['graded']} of {concepts['sample']['size']} labelled; "
+        f"fallback type on {concepts['fallback_share']} of {concepts['concepts']} concepts)\n"
+        + md_table(concepts["sample"]["items"], ["name", "type", "claims", "label"])
+        + f"\n### contradiction sample ({flags['sample']['graded']} of {flags['sample']['size']} labelled, "
+        f"{flags['flags']} flags)\n" + md_table(flags["sample"]["items"], ["a", "b", "a_status", "b_status", "label"])
+    )
+    return {
+        **_numbers(docs_run.headline(result)),
+        "backend": result["backend"],
+        "table": dg.MetadataValue.md(tables),
+        "ungraded_concepts": dg.MetadataValue.json([i["name"] for i in concepts["sample"]["ungraded"]]),
+        "ingest": dg.MetadataValue.json(result["ingest"]),
+    }
+
+
 def eval_asset(
     name: str, description: str, run: Callable[..., dict], metadata: Callable[[dict], dict], group: str = GROUP
 ):
@@ -327,10 +361,26 @@ def _answers(name: str):
     )
 
 
+def _docs(name: str):
+    ds = DOCS_SETS[name]
+    run = partial(docs_eval, corpus=ds.corpus, questions=ds.questions, name=ds.name)
+    return eval_asset(
+        name,
+        f"Real-document eval on evals/docs/{ds.folder}: the folder ingested as a user's files, answers graded "
+        "useful / partly / wrong / missed against a written key, abstention on out-of-corpus questions, and "
+        "labelled samples of concepts and contradiction flags."
+        + (f" Slow: the ingest takes tens of minutes on two cores (group {LARGE_GROUP})." if ds.large else ""),
+        run,
+        docs_metadata,
+        group=LARGE_GROUP if ds.large else GROUP,
+    )
+
+
 EVAL_ASSETS = (
     [_er(n) for n in ER_SETS]
     + [_multihop(n) for n in MULTIHOP_SETS]
     + [_contradictions(n) for n in CONTRADICTION_SETS]
     + [_extraction(n) for n in EXTRACTION_SETS]
     + [_answers(n) for n in ANSWER_SETS]
+    + [_docs(n) for n in DOCS_SETS]
 )
