@@ -1,4 +1,7 @@
-"""`graphwiki llm start|stop|status` — the local llama.cpp model server (GRAPHWIKI_LLM=local)."""
+"""`graphwiki llm start|stop|status|prepare` — the local llama.cpp model server (GRAPHWIKI_LLM=local).
+
+``prepare`` fetches the model and builds the runtime without starting anything (CI runs it
+before the tests, so a first build does not count against a test's timeout)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from graphwiki_assets.core.settings import Settings
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("llm", help="start, stop or inspect the local model server (llama.cpp)"))
-    parser.add_argument("action", choices=["start", "stop", "status"])
+    parser.add_argument("action", choices=["start", "stop", "status", "prepare"])
     parser.add_argument(
         "--timeout", type=float, default=300.0, help="seconds to wait for the model to load (after any build)"
     )
@@ -27,6 +30,10 @@ def run(args: argparse.Namespace) -> int:
         text = f"up after {status.seconds}s: {status.describe()}"
         if not settings.local_llm.enabled:
             text += "\nset GRAPHWIKI_LLM=local for graphwiki commands to use it"
+    elif args.action == "prepare":
+        binary, model = server.prepare()
+        emit(args, {"runtime": str(binary), "model": str(model)}, f"runtime {binary}\nmodel {model}")
+        return 0
     elif args.action == "stop":
         status = server.stop()
         text = f"llama-server stopped (home {status.home})"

@@ -93,6 +93,11 @@ class OpenAILLM(BaseLLM):
             )
         self._client = client
 
+    @property
+    def response_form(self) -> str:
+        """The form of schema-constrained output this client sends (see the module's docstring)."""
+        return _FORMATS[self._format]
+
     def context_tokens(self) -> int | None:
         """The model's context window: the setting, else what a local server reports (read once)."""
         if not self._context_read:

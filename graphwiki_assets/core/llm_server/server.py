@@ -117,6 +117,11 @@ class LocalLLMServer:
             return self.settings.model_path
         return ensure_model(local_model(self.settings.model), self.settings.models_dir, log=self._log)
 
+    def prepare(self) -> tuple[Path, Path]:
+        """(runtime binary, model file), each fetched or built once and then taken from the cache."""
+        model = self.model_file()
+        return ensure_runtime(self.cache_root, log=self._log), model
+
     def command(self, binary: Path, model: Path) -> list[str]:
         s = self.settings
         return [
@@ -140,8 +145,7 @@ class LocalLLMServer:
                 f"port {self.settings.port} on 127.0.0.1 is already taken by another process; "
                 "stop it or choose another port with GRAPHWIKI_LLM_PORT."
             )
-        model = self.model_file()
-        binary = ensure_runtime(self.cache_root, log=self._log)
+        binary, model = self.prepare()
         self.home.mkdir(parents=True, exist_ok=True)
         with open(self.log_file, "ab") as log:
             proc = subprocess.Popen(
