@@ -12,7 +12,7 @@ from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs
 from graphwiki_assets.core.ingest.summaries import SummaryConfig
 from graphwiki_assets.core.llm.calls import EntityView, SummaryBatchRequest, SummaryRequest
 from graphwiki_assets.core.llm.client import build_llm
-from graphwiki_assets.core.llm.errors import LLMCallTooLarge
+from graphwiki_assets.core.llm.errors import LLMCallTooLarge, LLMUnavailable
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens
 from graphwiki_assets.core.llm.rules_server import RulesServer, request_from_messages
 from graphwiki_assets.core.settings import LLMSettings
@@ -105,3 +105,17 @@ def test_summaries_are_asked_again_in_halves_when_a_call_is_too_large():
         answers = halving(ask, llm.call_sizes, "summarize")(list(range(8)))
     assert sorted(answers) == sorted(f"c{i}" for i in range(8))
     assert llm.call_sizes.limit("summarize", SummaryConfig().concepts_per_call) < 8
+
+
+def test_a_first_call_that_fails_for_its_own_sake_does_not_change_the_form():
+    with RulesServer(fail_marker="BROKEN-CALL") as server:
+        llm = _client(server)
+        broken = _summaries(1).model_copy(deep=True)
+        broken.concepts[0].facts = ["Quillon 0 is a BROKEN-CALL gauge."]
+        with pytest.raises(LLMUnavailable, match="gave up"):
+            llm.summarize_batch(broken)
+        assert len(llm.summarize_batch(_summaries(2)).summaries) == 2
+        forms = [body["response_format"]["type"] for body in server.bodies]
+    # refused, tried once in the other form (which this server refuses), back to json_schema
+    assert forms[:2] == ["json_schema", "json_object"] and set(forms[2:]) == {"json_schema"}
+    assert llm.response_form == "json_schema"

@@ -75,6 +75,7 @@ class OpenAILLM(BaseLLM):
         self.temperature = temperature
         self._format = _SCHEMA  # index into _FORMATS; moves on when the endpoint rejects one
         self._format_settled = False  # a call has succeeded in the current form
+        self._trial = False  # the other schema form is being tried after a refusal of json_schema
         self._format_lock = threading.Lock()
         self._base_url = settings.base_url
         self._context: int | None = settings.context_tokens
@@ -154,6 +155,7 @@ class OpenAILLM(BaseLLM):
         import openai
 
         last_error: Exception | None = None
+        refused: Exception | None = None  # what json_schema answered before the other form was tried
         attempt = 0
         while True:
             used = self._format
@@ -169,16 +171,21 @@ class OpenAILLM(BaseLLM):
                 if step == "other form":  # not a retry: the endpoint cannot do this form
                     continue
                 if step == "trial":  # the other form is tried in place of a retry of this one
+                    refused = e
                     self.usage.add(task.name, retries=1)
                     attempt += 1
                     continue
-                if e.status_code not in _RETRY_STATUS and e.status_code < 500:
+                if step == "reverted":  # json_schema again, as a retry of its own refusal
+                    last_error, delay = refused or e, None
+                elif e.status_code not in _RETRY_STATUS and e.status_code < 500:
                     self.usage.add(task.name, failures=1)
                     raise LLMUnavailable(f"{self.label}: HTTP {e.status_code}: {_short(e)}") from e
-                last_error, delay = e, _retry_after(e)
+                else:
+                    last_error, delay = e, _retry_after(e)
             else:
                 with self._format_lock:
-                    self._format_settled = self._format_settled or used == self._format
+                    if used == self._format:
+                        self._format_settled, self._trial = True, False
                 return self._record(task, completion, messages, time.monotonic() - started)
             if attempt >= self.max_retries:
                 self.usage.add(task.name, failures=1)
@@ -190,21 +197,22 @@ class OpenAILLM(BaseLLM):
             attempt += 1
 
     def _step_format(self, e: Any, used: int) -> str:
-        """How a refusal moves the response form: "other form", "trial" (the other schema form,
-        once, before any success), or "" (the refusal is the call's, not the form's)."""
+        """How a refusal moves the response form: "other form" (the endpoint cannot do this
+        one), "trial" (the other schema form, once, before any success), "reverted" (the trial
+        failed too: the first refusal was the request's, not the form's), or ""."""
         with self._format_lock:
             if self._format != used:
                 return "other form"  # a concurrent call has moved it already
+            if self._trial and used == _OBJECT_SCHEMA:
+                self._format, self._trial, self._format_settled = _SCHEMA, False, True
+                return "reverted"
             if e.status_code == 400 and _about_format(e) and used < len(_FORMATS) - 1:
                 self._format += 1
                 self._format_settled = False
                 return "other form"
             if used == _SCHEMA and not self._format_settled and (e.status_code in (400, 422) or e.status_code >= 500):
-                self._format = _OBJECT_SCHEMA
+                self._format, self._trial = _OBJECT_SCHEMA, True
                 return "trial"
-            if used == _OBJECT_SCHEMA and not self._format_settled:
-                # the other form failed as well: the refusal was the request's, not the form's
-                self._format, self._format_settled = _SCHEMA, True
             return ""
 
     def _params(self, task: Task, messages: Messages, fmt: str, max_tokens: int | None) -> dict[str, Any]:
