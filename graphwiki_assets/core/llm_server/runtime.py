@@ -3,7 +3,9 @@
 The source is the llama.cpp tree vendored in the ``llama-cpp-python`` sdist on PyPI (the
 registry graphwiki already depends on), so one pinned version names the whole runtime.
 The binary lands in ``<cache>/llama.cpp/<version>/bin/llama-server``; later starts reuse it.
-A lock file keeps two processes (a CI fixture and a shell) from building it at once.
+The sources and the build tree stay in ``<version>/work`` until the binary is in place, so an
+interrupted build (a timeout, a killed job) resumes where it stopped instead of starting
+over. A lock file keeps two processes (a CI fixture and a shell) from building it at once.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -21,7 +24,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 LLAMA_CPP_PYTHON_VERSION = "0.3.36"
-BUILD_TIMEOUT_S = 3600.0  # about 15 minutes on two cores; an hour means something is wrong
+# About 15 minutes on two quiet cores, over an hour on busy ones; a longer wait than this
+# means something is wrong (and the work done so far is kept for the next attempt).
+BUILD_TIMEOUT_S = 3 * 3600.0
 
 
 class RuntimeBuildError(RuntimeError):
@@ -66,14 +71,24 @@ def _run(cmd: list[str], log_file: Path, cwd: Path, timeout_s: float) -> None:
     with open(log_file, "a") as log:
         log.write(f"$ {' '.join(cmd)}\n")
         log.flush()
-        proc = subprocess.run(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, timeout=timeout_s)
+        # its own process group, so a timeout stops the compilers too, not only cmake
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            raise RuntimeBuildError(f"`{' '.join(cmd[:3])} …` took over {timeout_s:.0f}s; log {log_file}") from None
     if proc.returncode != 0:
         tail = "\n".join(log_file.read_text(errors="replace").splitlines()[-25:])
         raise RuntimeBuildError(f"`{' '.join(cmd[:3])} …` failed (exit {proc.returncode}); log {log_file}:\n{tail}")
 
 
 def _fetch_source(work: Path, version: str, log_file: Path) -> Path:
-    """The sdist from PyPI through pip, unpacked; returns its vendored llama.cpp tree."""
+    """The sdist from PyPI through pip, unpacked (once); returns its vendored llama.cpp tree."""
+    trees = sorted((work / "src").glob("*/vendor/llama.cpp/CMakeLists.txt"))
+    if trees:
+        return trees[0].parent
     download = work / "sdist"
     # Only this package as source: `--no-binary :all:` would also build pip's metadata
     # helpers (scikit-build-core and its own build tools) from source, minutes for nothing.
@@ -82,8 +97,10 @@ def _fetch_source(work: Path, version: str, log_file: Path) -> Path:
     archives = sorted(download.glob("llama_cpp_python-*.tar.gz"))
     if not archives:
         raise RuntimeBuildError(f"pip downloaded no llama-cpp-python {version} sdist into {download}")
-    with tarfile.open(archives[0]) as tar:
-        tar.extractall(work / "src", filter="data")
+    with tempfile.TemporaryDirectory(dir=work) as tmp:
+        with tarfile.open(archives[0]) as tar:
+            tar.extractall(tmp, filter="data")
+        Path(tmp).rename(work / "src")  # whole or not at all: a half-unpacked tree is never reused
     trees = sorted((work / "src").glob("*/vendor/llama.cpp"))
     if not trees:
         raise RuntimeBuildError(f"the llama-cpp-python {version} sdist holds no vendor/llama.cpp tree")
@@ -128,13 +145,14 @@ def ensure_runtime(
         log_file = home / "build.log"
         log(f"building llama-server from llama-cpp-python {version} (about 15 minutes on two cores); log {log_file}")
         started = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="llama-build-", dir=home) as tmp:
-            work = Path(tmp)
-            source = _fetch_source(work, version, log_file)
-            binary = _compile(source, work / "build", log_file, jobs)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            staged = target.with_suffix(".partial")
-            shutil.copy2(binary, staged)
-            staged.replace(target)  # atomic: a half-copied binary is never taken for a built one
+        work = home / "work"
+        work.mkdir(exist_ok=True)
+        source = _fetch_source(work, version, log_file)
+        binary = _compile(source, work / "build", log_file, jobs)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staged = target.with_suffix(".partial")
+        shutil.copy2(binary, staged)
+        staged.replace(target)  # atomic: a half-copied binary is never taken for a built one
+        shutil.rmtree(work, ignore_errors=True)
         log(f"llama-server built in {time.monotonic() - started:.0f}s: {target}")
     return target
