@@ -112,3 +112,19 @@ def test_settings_that_are_set_win_and_another_gguf_is_served_under_its_name(tmp
 def test_an_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="GRAPHWIKI_LLM must be 'local'"):
         Settings.from_env({"GRAPHWIKI_LLM": "remote"})
+
+
+def test_the_dagster_resources_reach_the_local_server_too(monkeypatch):
+    import dagster as dg
+
+    from graphwiki_assets.core.settings import ENV_VARS
+    from graphwiki_assets.defs.resources import resources_for
+
+    for name in ENV_VARS.values():
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GRAPHWIKI_LLM", "local")
+    monkeypatch.setenv("GRAPHWIKI_LLM_PORT", "8124")
+    with dg.build_resources(resources_for("llm")) as res:
+        llm = res.llm.settings()
+    assert llm == Settings.from_env().llm
+    assert (llm.base_url, llm.concurrency, llm.max_items_per_call) == ("http://127.0.0.1:8124/v1", 1, 8)
