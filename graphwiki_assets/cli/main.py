@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import sys
 
 COMMAND_MODULES = [
     "neo4j",
+    "llm",
     "config",
     "ingest",
     "materialize",
@@ -41,9 +44,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_llm_progress() -> None:
+    """A local model answers in minutes, not seconds: each call's tokens and speed, and the
+    calls done of a long task, go to stderr (GRAPHWIKI_LLM=local, or GRAPHWIKI_LLM_PROGRESS=1)."""
+    if os.environ.get("GRAPHWIKI_LLM", "").strip().lower() == "local" or os.environ.get("GRAPHWIKI_LLM_PROGRESS"):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+        logger = logging.getLogger("graphwiki.llm")
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _show_llm_progress()
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:

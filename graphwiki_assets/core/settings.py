@@ -25,6 +25,13 @@ DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_INGEST_BATCH = 32
 DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024
 DEFAULT_MAX_CALLS_PER_SOURCE = 400
+# The local llama.cpp server (`graphwiki llm start`, GRAPHWIKI_LLM=local): a CPU answers one
+# call at a time at a few to a few dozen tokens a second, so calls are few, small and patient.
+DEFAULT_LOCAL_PORT = 8089
+DEFAULT_LOCAL_CONTEXT = 8192
+DEFAULT_LOCAL_TIMEOUT_S = 900.0
+DEFAULT_LOCAL_CONCURRENCY = 1
+DEFAULT_LOCAL_ITEMS_PER_CALL = 8
 
 # The environment variable each setting is read from, by its place in ``Settings``. The CLI
 # reads them through ``Settings.from_env``; the Dagster resources name them (``EnvVar``).
@@ -45,6 +52,14 @@ ENV_VARS = {
     "llm.timeout_s": "GRAPHWIKI_LLM_TIMEOUT",
     "llm.max_retries": "GRAPHWIKI_LLM_MAX_RETRIES",
     "llm.concurrency": "GRAPHWIKI_LLM_CONCURRENCY",
+    "llm.context_tokens": "GRAPHWIKI_LLM_CONTEXT",
+    "llm.max_items_per_call": "GRAPHWIKI_LLM_MAX_PAIRS_PER_CALL",
+    "local_llm.enabled": "GRAPHWIKI_LLM",
+    "local_llm.port": "GRAPHWIKI_LLM_PORT",
+    "local_llm.model": "GRAPHWIKI_LLM_LOCAL_MODEL",
+    "local_llm.model_path": "GRAPHWIKI_LLM_MODEL_PATH",
+    "local_llm.models_dir": "GRAPHWIKI_LLM_MODELS_DIR",
+    "local_llm.threads": "GRAPHWIKI_LLM_THREADS",
     "embedding_model": "GRAPHWIKI_EMBEDDING_MODEL",
     "ingest_batch": "GRAPHWIKI_INGEST_BATCH",
     "max_source_bytes": "GRAPHWIKI_MAX_SOURCE_BYTES",
@@ -99,11 +114,82 @@ class LLMSettings:
     timeout_s: float = DEFAULT_LLM_TIMEOUT_S
     max_retries: int = DEFAULT_LLM_MAX_RETRIES
     concurrency: int = DEFAULT_LLM_CONCURRENCY  # independent calls in flight at once
+    # The model's context window in tokens, when known (set, or read from the server): batched
+    # calls are packed to fit it. None: the model's window is taken to hold any call.
+    context_tokens: int | None = None
+    max_items_per_call: int | None = None  # pairs (or documents, concepts) per batched call; None: the task's own
 
     @property
     def offline(self) -> bool:
         """No key and no endpoint: use the deterministic offline backend."""
         return not self.api_key and not self.base_url
+
+
+@dataclass(frozen=True)
+class LocalLLMSettings:
+    """The llama.cpp server `graphwiki llm start` runs; with ``enabled`` every command uses it."""
+
+    enabled: bool = False  # GRAPHWIKI_LLM=local
+    home: Path = Path(DEFAULT_HOME) / "llm"  # pid file and logs
+    port: int = DEFAULT_LOCAL_PORT
+    model: str = "qwen2.5-coder-1.5b"  # a pinned model's key (core/llm_server/models.py)
+    model_path: Path | None = None  # any other GGUF file, served instead of the pinned model
+    models_dir: Path = field(default_factory=lambda: user_cache_dir() / "models")
+    context_tokens: int = DEFAULT_LOCAL_CONTEXT
+    threads: int = field(default_factory=lambda: os.cpu_count() or 1)
+
+    @property
+    def alias(self) -> str:
+        """The model name the server answers to."""
+        return self.model_path.stem if self.model_path else self.model
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+def _local_llm(env: Mapping[str, str], home: Path) -> LocalLLMSettings:
+    var = ENV_VARS
+    mode = (env.get(var["local_llm.enabled"]) or "").strip().lower()
+    if mode not in ("", "local"):
+        raise ValueError(f"GRAPHWIKI_LLM must be 'local' (the llama.cpp server) or unset, not {mode!r}")
+    path = env.get(var["local_llm.model_path"])
+    models_dir = env.get(var["local_llm.models_dir"])
+    return LocalLLMSettings(
+        enabled=mode == "local",
+        home=home / "llm",
+        port=_positive(env, var["local_llm.port"], DEFAULT_LOCAL_PORT),
+        model=env.get(var["local_llm.model"]) or LocalLLMSettings.model,
+        model_path=Path(path).expanduser().resolve() if path else None,
+        models_dir=Path(models_dir).expanduser().resolve() if models_dir else user_cache_dir() / "models",
+        context_tokens=_positive(env, var["llm.context_tokens"], DEFAULT_LOCAL_CONTEXT),
+        threads=_positive(env, var["local_llm.threads"], os.cpu_count() or 1),
+    )
+
+
+def _llm(env: Mapping[str, str], local: LocalLLMSettings) -> LLMSettings:
+    """The client's settings; with GRAPHWIKI_LLM=local, the local server's endpoint and sizes
+    (a variable that is set still wins, e.g. a longer timeout)."""
+    var = ENV_VARS
+    context = env.get(var["llm.context_tokens"])
+    items = env.get(var["llm.max_items_per_call"])
+    base_url: str | None = None
+    api_key: str | None = None
+    model, timeout, concurrency = DEFAULT_LLM_MODEL, DEFAULT_LLM_TIMEOUT_S, DEFAULT_LLM_CONCURRENCY
+    limit: int | None = None
+    if local.enabled:  # any key does for a server on 127.0.0.1
+        base_url, api_key, model = local.base_url, "local", local.alias
+        timeout, concurrency, limit = DEFAULT_LOCAL_TIMEOUT_S, DEFAULT_LOCAL_CONCURRENCY, DEFAULT_LOCAL_ITEMS_PER_CALL
+    return LLMSettings(
+        api_key=env.get(var["llm.api_key"]) or api_key,
+        base_url=env.get(var["llm.base_url"]) or base_url,
+        model=env.get(var["llm.model"]) or model,
+        timeout_s=float(env.get(var["llm.timeout_s"]) or timeout),
+        max_retries=int(env.get(var["llm.max_retries"], DEFAULT_LLM_MAX_RETRIES)),
+        concurrency=_positive(env, var["llm.concurrency"], concurrency),
+        context_tokens=_positive(env, var["llm.context_tokens"], 1) if context else None,
+        max_items_per_call=_positive(env, var["llm.max_items_per_call"], 1) if items else limit,
+    )
 
 
 @dataclass(frozen=True)
@@ -114,6 +200,7 @@ class Settings:
     neo4j: Neo4jSettings
     server: ServerSettings
     llm: LLMSettings
+    local_llm: LocalLLMSettings = field(default_factory=LocalLLMSettings)
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     ingest_batch: int = DEFAULT_INGEST_BATCH  # sources per ingest batch
     max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES  # larger source files are refused
@@ -128,6 +215,7 @@ class Settings:
         port = int(env.get(var["server.bolt_port"], DEFAULT_BOLT_PORT))
         password = env.get(var["neo4j.password"]) or DEFAULT_PASSWORD
         config = env.get(var["config_path"])
+        local = _local_llm(env, home)
         return cls(
             home=home,
             sources_dir=Path(env.get(var["sources_dir"], home / "sources")).expanduser().resolve(),
@@ -145,14 +233,8 @@ class Settings:
                 heap=env.get(var["server.heap"], "1g"),
                 pagecache=env.get(var["server.pagecache"], "512m"),
             ),
-            llm=LLMSettings(
-                api_key=env.get(var["llm.api_key"]) or None,
-                base_url=env.get(var["llm.base_url"]) or None,
-                model=env.get(var["llm.model"]) or DEFAULT_LLM_MODEL,
-                timeout_s=float(env.get(var["llm.timeout_s"], DEFAULT_LLM_TIMEOUT_S)),
-                max_retries=int(env.get(var["llm.max_retries"], DEFAULT_LLM_MAX_RETRIES)),
-                concurrency=_positive(env, var["llm.concurrency"], DEFAULT_LLM_CONCURRENCY),
-            ),
+            llm=_llm(env, local),
+            local_llm=local,
             embedding_model=env.get(var["embedding_model"]) or DEFAULT_EMBEDDING_MODEL,
             ingest_batch=_positive(env, var["ingest_batch"], DEFAULT_INGEST_BATCH),
             max_source_bytes=_positive(env, var["max_source_bytes"], DEFAULT_MAX_SOURCE_BYTES),

@@ -86,6 +86,12 @@ class LLMResource(dg.ConfigurableResource):
     timeout_s: float = setting("llm.timeout_s", DEFAULT_LLM_TIMEOUT_S, "per-call timeout in seconds")
     max_retries: int = setting("llm.max_retries", DEFAULT_LLM_MAX_RETRIES, "retries of 429, 5xx, timeouts")
     concurrency: int = setting("llm.concurrency", DEFAULT_LLM_CONCURRENCY, "calls in flight at once")
+    context_tokens: int | None = setting(
+        "llm.context_tokens", None, "the model's context window; none: asked of a local server"
+    )
+    max_items_per_call: int | None = setting(
+        "llm.max_items_per_call", None, "pairs per batched call; none: each task's own"
+    )
     cache_dir: str | None = setting("cache_dir", None, "request/response cache; none: no cache")
 
     def settings(self) -> LLMSettings:
@@ -96,6 +102,8 @@ class LLMResource(dg.ConfigurableResource):
             timeout_s=self.timeout_s,
             max_retries=self.max_retries,
             concurrency=self.concurrency,
+            context_tokens=self.context_tokens,
+            max_items_per_call=self.max_items_per_call,
         )
 
     def label(self) -> str:

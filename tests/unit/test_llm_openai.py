@@ -358,16 +358,19 @@ def test_answer_keeps_only_citations_of_given_facts(server):
     assert resp.dropped == 1
 
 
-def test_endpoint_without_json_schema_support_falls_back_to_json_mode(server):
+def test_endpoint_without_json_schema_support_tries_the_other_schema_form_then_json_mode(server):
     server.push(
         Reply(status=400, body={"error": {"message": "response_format json_schema is not supported"}}),
+        Reply(status=400, body={"error": {"message": "response_format: unknown field schema"}}),
         Reply(GOOD_EXTRACT),
     )
     llm = make_llm(server)
     assert llm.extract(EXTRACT).concepts[0].name == "Cypher"
-    second = server.requests[1]
-    assert second["response_format"] == {"type": "json_object"}
-    assert "JSON schema of the reply" in second["messages"][0]["content"]
+    second, third = server.requests[1:]
+    assert second["response_format"]["type"] == "json_object"
+    assert second["response_format"]["schema"]["required"] == ["documents"]
+    assert third["response_format"] == {"type": "json_object"}
+    assert "JSON schema of the reply" in third["messages"][0]["content"]
     assert llm.usage.retries == 0
 
 

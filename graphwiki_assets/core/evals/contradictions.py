@@ -246,7 +246,7 @@ def run_pairs(
         "config": {
             "similarity_floor": config.similarity_floor,
             "per_claim": config.per_claim,
-            "pairs_per_call": config.pairs_per_call,
+            "pairs_per_call": llm.call_sizes.limit("conflicts", config.pairs_per_call),
         },
         **rates(rows),
         "by_split": {

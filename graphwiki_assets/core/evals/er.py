@@ -323,7 +323,7 @@ def run_er(
         "stage1_config": {
             "top_k": config.top_k,
             "floor": config.floor,
-            "judge_pairs_per_call": config.judge.pairs_per_call,
+            "judge_pairs_per_call": llm.call_sizes.limit("judge", config.judge.pairs_per_call),
         },
         "cosine_only": cosine_only(pairs, [scores[p.index] for p in pairs], config.floor),
         "stage1": stage1_summary(pairs, passed),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.ingest.models import Candidates
@@ -31,6 +31,7 @@ from graphwiki_assets.core.llm.calls import (
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.pool import call_all
+from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, extract_messages
 from graphwiki_assets.core.sources import SourceDocument
 from graphwiki_assets.core.store.keys import name_key
 
@@ -97,6 +98,16 @@ def _packs(pieces: list[_Piece], pack_chars: int) -> list[list[_Piece]]:
     return packs
 
 
+def _fitted(llm: LLMClient, config: ExtractConfig, types: list[TypeHint]) -> ExtractConfig:
+    """Chunks and packs no larger than the model's context window holds with the prompt's own
+    part (instructions, the taxonomy) and a reply about as long as the text."""
+    fixed = estimate_prompt_tokens(extract_messages(ExtractBatchRequest(documents=[], types=types)))
+    chars = llm.call_sizes.text_chars(max(config.chunk_chars, config.pack_chars), fixed)
+    if chars >= max(config.chunk_chars, config.pack_chars):
+        return config
+    return replace(config, chunk_chars=min(config.chunk_chars, chars), pack_chars=min(config.pack_chars, chars))
+
+
 def _call(llm: LLMClient, pack: list[_Piece], types: list[TypeHint]) -> dict[str, DocumentExtraction | str]:
     resp = llm.extract_batch(ExtractBatchRequest(documents=[p.request for p in pack], types=types))
     found: dict[str, DocumentExtraction | str] = {d.doc_id: d for d in resp.documents}
@@ -116,6 +127,7 @@ def extract_documents(
     with a ``taxonomy``, the extractor is asked for its types and held to them."""
     types = [TypeHint(name=t.name, definition=t.definition) for t in taxonomy.types] if taxonomy else []
     mapper = TypeMapper(taxonomy) if taxonomy else None
+    config = _fitted(llm, config, types)
     pieces, removed = _pieces(docs, config)
     out = Extracted()
     chunks = Counter(p.doc for p in pieces)

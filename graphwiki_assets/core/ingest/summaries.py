@@ -10,6 +10,7 @@ of another writer's batch.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.ingest import cypher
@@ -17,6 +18,7 @@ from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig
 from graphwiki_assets.core.llm.calls import SummaryBatchRequest, SummaryRequest
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.errors import LLMError
+from graphwiki_assets.core.llm.halving import halving
 from graphwiki_assets.core.llm.pool import call_all
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -68,17 +70,28 @@ def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig)
             )
             for row in pending
         ]
-        calls = [requests[i : i + config.concepts_per_call] for i in range(0, len(requests), config.concepts_per_call)]
+        size = llm.call_sizes.limit("summarize", config.concepts_per_call)
+        calls = [list(range(i, min(i + size, len(requests)))) for i in range(0, len(requests), size)]
         updates = []
-        for result in call_all(lambda c: llm.summarize_batch(SummaryBatchRequest(concepts=c)), calls, llm.concurrency):
+        for result in call_all(halving(_asker(llm, requests), llm.call_sizes, "summarize"), calls, llm.concurrency):
             if isinstance(result, LLMError):
                 run.failed_calls += 1
                 run.errors.append(str(result))
                 continue
-            updates += [{"id": s.concept_id, "summary": s.summary} for s in result.summaries if s.summary.strip()]
+            updates += [{"id": concept_id, "summary": summary} for concept_id, summary in result.items()]
         for start in range(0, len(updates), 500):
             store.query(cypher.SET_SUMMARIES, rows=updates[start : start + 500], backend=llm.label, now=now)
         run.refreshed += len(updates)
+
+
+def _asker(llm: LLMClient, requests: list[SummaryRequest]) -> Callable[[list[int]], dict[str, str]]:
+    """One call's summaries by concept id, for the requests at the given indexes."""
+
+    def ask(indexes: list[int]) -> dict[str, str]:
+        resp = llm.summarize_batch(SummaryBatchRequest(concepts=[requests[i] for i in indexes]))
+        return {s.concept_id: s.summary for s in resp.summaries if s.summary.strip()}
+
+    return ask
 
 
 def _new_facts(row: dict, config: SummaryConfig) -> list[str]:

@@ -113,6 +113,12 @@ class Task:
     version: str
     messages: Callable[[Any], prompts.Messages]
     check: Callable[[Any], str | None] = lambda _resp: None  # a problem worth a repair re-ask
+    # What one reply may take, in tokens: ``reply_base`` plus ``reply_per_item`` for each of the
+    # request's items (``items``). It bounds a reply (``max_tokens``) where the context is
+    # known, so a small model that runs on stops there and the call is asked again smaller.
+    items: Callable[[Any], int] = lambda _req: 1
+    reply_base: int = 256
+    reply_per_item: int = 0
     schema: dict[str, Any] = field(init=False, repr=False, compare=False)  # what the model fills
 
     def __post_init__(self) -> None:
@@ -128,10 +134,28 @@ TASKS: dict[str, Task] = {
             ExtractBatchResponse,
             prompts.EXTRACT_PROMPT_VERSION,
             prompts.extract_messages,
+            # concepts and claims grow with the text they come from, about as long again
+            items=lambda req: sum(len(d.text) for d in req.documents) // 4,
+            reply_base=512,
+            reply_per_item=1,
         ),
-        Task("judge", JudgeRequest, JudgeResponse, prompts.JUDGE_PROMPT_VERSION, prompts.judge_messages),
         Task(
-            "conflicts", ConflictRequest, ConflictResponse, prompts.CONFLICT_PROMPT_VERSION, prompts.conflict_messages
+            "judge",
+            JudgeRequest,
+            JudgeResponse,
+            prompts.JUDGE_PROMPT_VERSION,
+            prompts.judge_messages,
+            items=lambda req: len(req.pairs),
+            reply_per_item=80,  # a verdict with its one-line reason
+        ),
+        Task(
+            "conflicts",
+            ConflictRequest,
+            ConflictResponse,
+            prompts.CONFLICT_PROMPT_VERSION,
+            prompts.conflict_messages,
+            items=lambda req: len(req.pairs),
+            reply_per_item=80,
         ),
         Task(
             "summarize",
@@ -140,10 +164,27 @@ TASKS: dict[str, Task] = {
             prompts.SUMMARY_PROMPT_VERSION,
             prompts.summary_messages,
             check=lambda r: "a summary is empty" if any(not s.summary.strip() for s in r.summaries) else None,
+            items=lambda req: len(req.concepts),
+            reply_per_item=200,
         ),
         Task("route", RouteRequest, RouteResponse, prompts.ROUTE_PROMPT_VERSION, prompts.route_messages),
-        Task("answer", AnswerRequest, AnswerResponse, prompts.ANSWER_PROMPT_VERSION, prompts.answer_messages),
-        Task("support", SupportRequest, SupportResponse, prompts.SUPPORT_PROMPT_VERSION, prompts.support_messages),
+        Task(
+            "answer",
+            AnswerRequest,
+            AnswerResponse,
+            prompts.ANSWER_PROMPT_VERSION,
+            prompts.answer_messages,
+            reply_base=1024,
+        ),
+        Task(
+            "support",
+            SupportRequest,
+            SupportResponse,
+            prompts.SUPPORT_PROMPT_VERSION,
+            prompts.support_messages,
+            items=lambda req: len(req.pairs),
+            reply_per_item=60,
+        ),
         Task(
             "community_reports",
             CommunityReportRequest,
@@ -153,6 +194,8 @@ TASKS: dict[str, Task] = {
             check=lambda r: (
                 "a report is empty" if any(not (x.title.strip() and x.summary.strip()) for x in r.reports) else None
             ),
+            items=lambda req: len(req.communities),
+            reply_per_item=400,
         ),
     ]
 }

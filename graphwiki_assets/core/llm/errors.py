@@ -19,3 +19,8 @@ class LLMOutputTruncated(LLMBadOutput):
     """The reply stopped at the model's output limit: the request asked for more answers
     than fit in one reply. Asking again as it is would end the same way; asking for fewer
     at a time does not (``llm.halving``)."""
+
+
+class LLMCallTooLarge(LLMOutputTruncated):
+    """The request and the reply it asks for would not fit the model's context window, so it
+    was not sent. Like a cut-off reply, it is asked again as smaller calls."""

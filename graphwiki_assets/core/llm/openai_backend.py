@@ -6,8 +6,15 @@ whatever number of threads call it (a retry waiting out its backoff holds no slo
 The SDK's own retries are off so every attempt is counted here; 429, 408,
 409, 5xx, timeouts and connection errors are retried with exponential backoff and
 jitter (a server's Retry-After is honoured up to ``backoff_max``), then the call fails
-with ``LLMUnavailable``. Other 4xx fail at once, except that an endpoint rejecting
-JSON-schema output is asked again with plain JSON mode, then with no response format.
+with ``LLMUnavailable``. Other 4xx fail at once.
+Schema-constrained output: servers take it in one of two forms, OpenAI's ``json_schema``
+or ``{"type": "json_object", "schema": ...}`` (llama-cpp-python's server). The form is
+found once per client: the first 400/422/5xx on ``json_schema`` before any call of that
+form has succeeded is asked again in the other form; the one that answers is kept. An
+endpoint rejecting both is asked with plain JSON mode, then with no response format.
+Where the model's context window is known (GRAPHWIKI_LLM_CONTEXT, or a local llama.cpp
+server's ``/props``), a call that would not fit it is not sent (``LLMCallTooLarge``: asked
+again smaller) and every reply is bounded (``max_tokens``) by what its items need.
 Output: the reply must parse as JSON and validate against the task's response model;
 if not, the model is shown the error and asked once more, then ``LLMBadOutput``. A reply
 cut off at the model's output limit is not re-asked: ``LLMOutputTruncated`` tells the
@@ -17,6 +24,7 @@ caller to ask for fewer answers at a time.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 import threading
@@ -26,7 +34,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from graphwiki_assets.core.llm.base import BaseLLM, Task, Usage
-from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMOutputTruncated, LLMUnavailable
+from graphwiki_assets.core.llm.endpoint import server_context
+from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMCallTooLarge, LLMOutputTruncated, LLMUnavailable
+from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm.prompts import Messages, estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.settings import LLMSettings
 
@@ -36,8 +46,12 @@ def openai_label(model: str) -> str:
     return f"openai:{model}"
 
 
+log = logging.getLogger("graphwiki.llm")
+
 _RETRY_STATUS = {408, 409, 429}
-_FORMATS = ("json_schema", "json_object", "none")
+_FORMATS = ("json_schema", "json_object_schema", "json_object", "none")
+_SCHEMA, _OBJECT_SCHEMA = 0, 1
+_CONTEXT_MARGIN = 64  # the chat template's own tokens, beyond the estimate of the messages
 
 
 class OpenAILLM(BaseLLM):
@@ -59,7 +73,14 @@ class OpenAILLM(BaseLLM):
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.temperature = temperature
-        self._format = 0  # index into _FORMATS; moves on when the endpoint rejects one
+        self._format = _SCHEMA  # index into _FORMATS; moves on when the endpoint rejects one
+        self._format_settled = False  # a call has succeeded in the current form
+        self._trial = False  # the other schema form is being tried after a refusal of json_schema
+        self._format_lock = threading.Lock()
+        self._base_url = settings.base_url
+        self._context: int | None = settings.context_tokens
+        self._context_read = settings.context_tokens is not None
+        self.__dict__["_call_sizes"] = CallSizes(max_items=settings.max_items_per_call, context=self.context_tokens)
         self.concurrency = max(1, settings.concurrency)
         self._slots = threading.BoundedSemaphore(self.concurrency)
         if client is None:
@@ -73,11 +94,24 @@ class OpenAILLM(BaseLLM):
             )
         self._client = client
 
+    @property
+    def response_form(self) -> str:
+        """The form of schema-constrained output this client sends (see the module's docstring)."""
+        return _FORMATS[self._format]
+
+    def context_tokens(self) -> int | None:
+        """The model's context window: the setting, else what a local server reports (read once)."""
+        if not self._context_read:
+            self._context = server_context(self._base_url)
+            self._context_read = True
+        return self._context
+
     # -- one validated response ----------------------------------------------------
 
     def _complete(self, task: Task, req: Any) -> Any:
         messages = task.messages(req)
-        content = self._chat(task, messages)
+        need = self._reply_need(task, req, messages)
+        content = self._chat(task, messages, need)
         resp, error = _parse(task, content)
         if resp is None:
             self.usage.add(task.name, retries=1)
@@ -87,36 +121,72 @@ class OpenAILLM(BaseLLM):
                 {"role": "assistant", "content": content[:4000]},
                 {"role": "user", "content": repair},
             ]
-            resp, error = _parse(task, self._chat(task, messages))
+            resp, error = _parse(task, self._chat(task, messages, need))
         if resp is None:
             self.usage.add(task.name, failures=1)
             raise LLMBadOutput(f"{self.label} {task.name}: invalid output after a repair re-ask: {error}")
         return resp
 
+    def _reply_need(self, task: Task, req: Any, messages: Messages) -> int | None:
+        """The most tokens this call's reply may take, where the context window is known; a call
+        whose prompt and reply would not fit the window is refused before it is sent."""
+        context = self.context_tokens()
+        if context is None:
+            return None
+        prompt = estimate_prompt_tokens(messages)
+        need = task.reply_base + task.reply_per_item * task.items(req)
+        if prompt + need + _CONTEXT_MARGIN > context:
+            self.usage.add(task.name, failures=1)
+            raise LLMCallTooLarge(
+                f"{self.label} {task.name}: about {prompt} prompt tokens and a reply of up to {need} do not fit "
+                f"the model's context of {context} tokens"
+            )
+        return need
+
+    def _max_tokens(self, need: int | None, messages: Messages) -> int | None:
+        context = self.context_tokens()
+        if need is None or context is None:
+            return None
+        return max(1, min(need, context - estimate_prompt_tokens(messages) - _CONTEXT_MARGIN))
+
     # -- transport -----------------------------------------------------------------
 
-    def _chat(self, task: Task, messages: Messages) -> str:
+    def _chat(self, task: Task, messages: Messages, need: int | None = None) -> str:
         import openai
 
         last_error: Exception | None = None
+        refused: Exception | None = None  # what json_schema answered before the other form was tried
         attempt = 0
         while True:
-            fmt = _FORMATS[self._format]
+            used = self._format
             try:
                 with self._slots:
-                    completion = self._client.chat.completions.create(**self._params(task, messages, fmt))
+                    started = time.monotonic()
+                    params = self._params(task, messages, _FORMATS[used], self._max_tokens(need, messages))
+                    completion = self._client.chat.completions.create(**params)
             except (openai.APITimeoutError, openai.APIConnectionError) as e:
                 last_error, delay = e, None
             except openai.APIStatusError as e:
-                if e.status_code == 400 and self._format < len(_FORMATS) - 1 and _about_format(e):
-                    self._format += 1  # not a retry: the endpoint cannot do this format
+                step = self._step_format(e, used)
+                if step == "other form":  # not a retry: the endpoint cannot do this form
                     continue
-                if e.status_code not in _RETRY_STATUS and e.status_code < 500:
+                if step == "trial":  # the other form is tried in place of a retry of this one
+                    refused = e
+                    self.usage.add(task.name, retries=1)
+                    attempt += 1
+                    continue
+                if step == "reverted":  # json_schema again, as a retry of its own refusal
+                    last_error, delay = refused or e, None
+                elif e.status_code not in _RETRY_STATUS and e.status_code < 500:
                     self.usage.add(task.name, failures=1)
                     raise LLMUnavailable(f"{self.label}: HTTP {e.status_code}: {_short(e)}") from e
-                last_error, delay = e, _retry_after(e)
+                else:
+                    last_error, delay = e, _retry_after(e)
             else:
-                return self._record(task, completion, messages)
+                with self._format_lock:
+                    if used == self._format:
+                        self._format_settled, self._trial = True, False
+                return self._record(task, completion, messages, time.monotonic() - started)
             if attempt >= self.max_retries:
                 self.usage.add(task.name, failures=1)
                 raise LLMUnavailable(
@@ -126,15 +196,38 @@ class OpenAILLM(BaseLLM):
             time.sleep(self._backoff(attempt, delay))
             attempt += 1
 
-    def _params(self, task: Task, messages: Messages, fmt: str) -> dict[str, Any]:
+    def _step_format(self, e: Any, used: int) -> str:
+        """How a refusal moves the response form: "other form" (the endpoint cannot do this
+        one), "trial" (the other schema form, once, before any success), "reverted" (the trial
+        failed too: the first refusal was the request's, not the form's), or ""."""
+        with self._format_lock:
+            if self._format != used:
+                return "other form"  # a concurrent call has moved it already
+            if self._trial and used == _OBJECT_SCHEMA:
+                self._format, self._trial, self._format_settled = _SCHEMA, False, True
+                return "reverted"
+            if e.status_code == 400 and _about_format(e) and used < len(_FORMATS) - 1:
+                self._format += 1
+                self._format_settled = False
+                return "other form"
+            if used == _SCHEMA and not self._format_settled and (e.status_code in (400, 422) or e.status_code >= 500):
+                self._format, self._trial = _OBJECT_SCHEMA, True
+                return "trial"
+            return ""
+
+    def _params(self, task: Task, messages: Messages, fmt: str, max_tokens: int | None) -> dict[str, Any]:
         params: dict[str, Any] = {"model": self.model, "messages": messages}
         if self.temperature is not None:
             params["temperature"] = self.temperature
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
         if fmt == "json_schema":
             params["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": task.name, "schema": task.schema, "strict": True},
             }
+        elif fmt == "json_object_schema":
+            params["response_format"] = {"type": "json_object", "schema": task.schema}
         else:
             # without schema enforcement the model must read the schema
             schema = json.dumps(task.schema, separators=(",", ":"))
@@ -144,13 +237,22 @@ class OpenAILLM(BaseLLM):
                 params["response_format"] = {"type": "json_object"}
         return params
 
-    def _record(self, task: Task, completion: Any, messages: Messages) -> str:
+    def _record(self, task: Task, completion: Any, messages: Messages, seconds: float) -> str:
         choice = completion.choices[0] if getattr(completion, "choices", None) else None
         content = (choice.message.content if choice is not None else None) or ""
         usage = getattr(completion, "usage", None)
         prompt = getattr(usage, "prompt_tokens", None) or estimate_prompt_tokens(messages)
         done = getattr(usage, "completion_tokens", None) or estimate_tokens(content)
         self.usage.add(task.name, calls=1, prompt_tokens=prompt, completion_tokens=done)
+        log.info(
+            "%s %s: %d prompt + %d output tokens in %.1fs (%.1f tokens/s)",
+            self.label,
+            task.name,
+            prompt,
+            done,
+            seconds,
+            (prompt + done) / seconds if seconds > 0 else 0.0,
+        )
         if choice is not None and getattr(choice, "finish_reason", None) == "length":
             self.usage.add(task.name, failures=1)
             raise LLMOutputTruncated(

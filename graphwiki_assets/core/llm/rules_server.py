@@ -8,7 +8,11 @@ rules as the offline backend, and returned as the JSON the response schema asks 
 An optional latency per call stands in for a remote model; ``fail_marker`` makes every
 request whose data contains that text (of ``fail_task`` only, when given) fail with HTTP
 500, to test that one bad source fails alone. ``max_output_tokens`` cuts longer replies
-off the way a model's output limit does (``finish_reason: "length"``).
+off the way a model's output limit does (``finish_reason: "length"``), as does a request's
+own ``max_tokens``. ``schema_form`` picks which form of schema-constrained output it takes:
+OpenAI's ``json_schema`` (llama.cpp's ``llama-server``), or ``json_object`` with a
+``schema`` beside it, answering ``json_schema`` with HTTP 500 (llama-cpp-python's server).
+With ``context_tokens`` it reports that window at ``/props``, as ``llama-server`` does.
 """
 
 from __future__ import annotations
@@ -117,7 +121,14 @@ class RulesServer:
         fail_task: str | None = None,
         port: int = 0,
         max_output_tokens: int | None = None,
+        schema_form: str = "json_schema",
+        context_tokens: int | None = None,
     ):
+        if schema_form not in ("json_schema", "json_object"):
+            raise ValueError(f"schema_form is json_schema or json_object, not {schema_form!r}")
+        self.schema_form = schema_form
+        self.context_tokens = context_tokens
+        self.bodies: list[dict[str, Any]] = []  # every request as it came, for tests to read
         self.latency = latency
         self.max_output_tokens = max_output_tokens
         self.truncated = 0
@@ -139,9 +150,17 @@ class RulesServer:
             def log_message(self, *args):  # quiet: the caller reports
                 pass
 
+            def do_GET(self):
+                if self.path == "/props" and server.context_tokens:
+                    self._send(200, {"default_generation_settings": {"n_ctx": server.context_tokens}})
+                else:
+                    self._send(404, {"error": {"message": "not found"}})
+
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                status, payload = server.answer(body)
+                self._send(*server.answer(body))
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
@@ -167,9 +186,12 @@ class RulesServer:
             if self.latency:
                 time.sleep(self.latency)
             computing = time.thread_time()  # CPU time of this thread: waiting for the GIL is not counted
+            with self._lock:
+                self.bodies.append(body)
             messages = body.get("messages", [])
-            fmt = body.get("response_format") or {}
-            task = (fmt.get("json_schema") or {}).get("name")
+            task, refusal = self._task(body.get("response_format") or {})
+            if refusal:
+                return refusal
             if (
                 self.fail_marker
                 and (self.fail_task in (None, task))
@@ -179,7 +201,9 @@ class RulesServer:
                     self.failed += 1
                 return 500, {"error": {"message": "scripted failure", "type": "server_error"}}
             if task not in TASKS:
-                return 400, {"error": {"message": "this server answers json_schema requests of graphwiki tasks"}}
+                return 400, {
+                    "error": {"message": f"this server answers {self.schema_form} requests of graphwiki tasks"}
+                }
             response = TASKS[task].response
             request = request_from_messages(task, messages)
             if isinstance(request, ExtractBatchRequest):
@@ -189,8 +213,9 @@ class RulesServer:
             content = json.dumps(_shape(answer.model_dump(mode="json"), TASKS[task].schema))
             response.model_validate_json(content)  # what we send must parse on the other side
             finish = "stop"
-            if self.max_output_tokens is not None and estimate_tokens(content) > self.max_output_tokens:
-                content, finish = content[: 4 * self.max_output_tokens], "length"
+            limits = [n for n in (self.max_output_tokens, body.get("max_tokens")) if n is not None]
+            if limits and estimate_tokens(content) > min(limits):
+                content, finish = content[: 4 * min(limits)], "length"
                 with self._lock:
                     self.truncated += 1
             return 200, {
@@ -212,6 +237,15 @@ class RulesServer:
                 self.in_flight -= 1
                 if computing is not None:
                     self.compute_seconds += time.thread_time() - computing
+
+    def _task(self, fmt: dict[str, Any]) -> tuple[str | None, tuple[int, dict[str, Any]] | None]:
+        """The task a request's response format names, or the refusal this server's form gives."""
+        if self.schema_form == "json_schema":
+            return (fmt.get("json_schema") or {}).get("name"), None
+        if fmt.get("type") == "json_schema":  # what llama-cpp-python's server does with this form
+            return None, (500, {"error": {"message": "Internal Server Error", "type": "server_error"}})
+        schema = fmt.get("schema") if fmt.get("type") == "json_object" else None
+        return next((name for name, task in TASKS.items() if task.schema == schema), None), None
 
     def __enter__(self) -> RulesServer:
         self._thread.start()

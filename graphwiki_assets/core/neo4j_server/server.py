@@ -11,7 +11,6 @@ server beside the user's.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import stat
 import subprocess
@@ -22,6 +21,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.neo4j_server.distribution import Distribution, ensure_distribution
 from graphwiki_assets.core.neo4j_server.java import find_java
+from graphwiki_assets.core.processes import live_pid, stop_group, wait_until
 from graphwiki_assets.core.settings import ServerSettings
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
@@ -59,21 +59,6 @@ def _private_tree(root: Path) -> None:
     for path in root.rglob("*"):
         if not path.is_symlink():
             _private(path)
-
-
-def _is_zombie(pid: int) -> bool:
-    """A server started by this process lingers as a zombie after exit until reaped."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    if state == "Z":
-        try:
-            os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            pass
-        return True
-    return False
 
 
 @dataclass
@@ -129,17 +114,7 @@ class Neo4jServer:
 
     # -- state -----------------------------------------------------------------
     def pid(self) -> int | None:
-        try:
-            pid = int(self.pid_file.read_text().strip())
-        except (FileNotFoundError, ValueError):
-            return None
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return None
-        except PermissionError:
-            return pid
-        return None if _is_zombie(pid) else pid
+        return live_pid(self.pid_file)
 
     def _port_open(self) -> bool:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -322,33 +297,8 @@ class Neo4jServer:
         return status
 
     def _wait_ready(self, timeout_s: float, proc: subprocess.Popen | None = None) -> bool:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if proc is not None and proc.poll() is not None:
-                return False
-            if self._port_open() and self._bolt_ready():
-                return True
-            time.sleep(0.5)
-        return False
+        return wait_until(lambda: self._port_open() and self._bolt_ready(), timeout_s, proc)
 
     def stop(self, timeout_s: float = 60.0) -> ServerStatus:
-        pid = self.pid()
-        if pid is not None:
-            self._signal(pid, signal.SIGTERM)
-            deadline = time.monotonic() + timeout_s
-            while time.monotonic() < deadline and self.pid() is not None:
-                time.sleep(0.3)
-            if self.pid() is not None:
-                self._signal(pid, signal.SIGKILL)
-                time.sleep(0.5)
-        self.pid_file.unlink(missing_ok=True)
+        stop_group(self.pid_file, timeout_s)
         return self.status()
-
-    @staticmethod
-    def _signal(pid: int, sig: int) -> None:
-        try:
-            os.killpg(pid, sig)
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            os.kill(pid, sig)

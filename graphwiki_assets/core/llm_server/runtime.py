@@ -1,0 +1,158 @@
+"""Build llama.cpp's native ``llama-server`` once and keep it in the user cache.
+
+The source is the llama.cpp tree vendored in the ``llama-cpp-python`` sdist on PyPI (the
+registry graphwiki already depends on), so one pinned version names the whole runtime.
+The binary lands in ``<cache>/llama.cpp/<version>/bin/llama-server``; later starts reuse it.
+The sources and the build tree stay in ``<version>/work`` until the binary is in place, so an
+interrupted build (a timeout, a killed job) resumes where it stopped instead of starting
+over. A lock file keeps two processes (a CI fixture and a shell) from building it at once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
+
+LLAMA_CPP_PYTHON_VERSION = "0.3.36"
+# About 15 minutes on two quiet cores, over an hour on busy ones; a longer wait than this
+# means something is wrong (and the work done so far is kept for the next attempt).
+BUILD_TIMEOUT_S = 3 * 3600.0
+
+
+class RuntimeBuildError(RuntimeError):
+    pass
+
+
+def runtime_dir(cache_root: Path, version: str = LLAMA_CPP_PYTHON_VERSION) -> Path:
+    return cache_root / "llama.cpp" / version
+
+
+def server_binary(cache_root: Path, version: str = LLAMA_CPP_PYTHON_VERSION) -> Path:
+    return runtime_dir(cache_root, version) / "bin" / "llama-server"
+
+
+@contextmanager
+def file_lock(path: Path):
+    """An exclusive lock held while one process fills a cache entry."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _toolchain() -> tuple[str, str, str | None]:
+    """cmake, a C++ compiler and (optionally) ninja, or a clear error naming what is missing."""
+    cmake = shutil.which("cmake")
+    cxx = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    missing = [name for name, found in (("cmake", cmake), ("a C++ compiler (g++ or clang++)", cxx)) if not found]
+    if missing:
+        raise RuntimeBuildError(
+            "building llama-server needs " + " and ".join(missing) + " on PATH; install them "
+            "(Debian/Ubuntu: apt-get install cmake g++) and run `graphwiki llm start` again."
+        )
+    assert cmake is not None and cxx is not None
+    return cmake, cxx, shutil.which("ninja")
+
+
+def _run(cmd: list[str], log_file: Path, cwd: Path, timeout_s: float) -> None:
+    with open(log_file, "a") as log:
+        log.write(f"$ {' '.join(cmd)}\n")
+        log.flush()
+        # its own process group, so a timeout stops the compilers too, not only cmake
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            raise RuntimeBuildError(f"`{' '.join(cmd[:3])} …` took over {timeout_s:.0f}s; log {log_file}") from None
+    if proc.returncode != 0:
+        tail = "\n".join(log_file.read_text(errors="replace").splitlines()[-25:])
+        raise RuntimeBuildError(f"`{' '.join(cmd[:3])} …` failed (exit {proc.returncode}); log {log_file}:\n{tail}")
+
+
+def _fetch_source(work: Path, version: str, log_file: Path) -> Path:
+    """The sdist from PyPI through pip, unpacked (once); returns its vendored llama.cpp tree."""
+    trees = sorted((work / "src").glob("*/vendor/llama.cpp/CMakeLists.txt"))
+    if trees:
+        return trees[0].parent
+    download = work / "sdist"
+    # Only this package as source: `--no-binary :all:` would also build pip's metadata
+    # helpers (scikit-build-core and its own build tools) from source, minutes for nothing.
+    pip = [sys.executable, "-m", "pip", "download", "--no-binary", "llama-cpp-python", "--no-deps"]
+    _run([*pip, "-d", str(download), f"llama-cpp-python=={version}"], log_file, work, 1800)
+    archives = sorted(download.glob("llama_cpp_python-*.tar.gz"))
+    if not archives:
+        raise RuntimeBuildError(f"pip downloaded no llama-cpp-python {version} sdist into {download}")
+    with tempfile.TemporaryDirectory(dir=work) as tmp:
+        with tarfile.open(archives[0]) as tar:
+            tar.extractall(tmp, filter="data")
+        Path(tmp).rename(work / "src")  # whole or not at all: a half-unpacked tree is never reused
+    trees = sorted((work / "src").glob("*/vendor/llama.cpp"))
+    if not trees:
+        raise RuntimeBuildError(f"the llama-cpp-python {version} sdist holds no vendor/llama.cpp tree")
+    return trees[0]
+
+
+def _compile(source: Path, build: Path, log_file: Path, jobs: int) -> Path:
+    cmake, cxx, ninja = _toolchain()
+    configure = [cmake, "-S", str(source), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release"]
+    configure += ["-G", "Ninja"] if ninja else []
+    configure += [f"-DCMAKE_CXX_COMPILER={cxx}"]
+    # No network or TLS in the server (it only listens on 127.0.0.1), no tests or examples,
+    # and one static binary that the cache can hold on its own.
+    for flag in ("LLAMA_CURL", "LLAMA_OPENSSL", "LLAMA_BUILD_TESTS", "LLAMA_BUILD_EXAMPLES", "BUILD_SHARED_LIBS"):
+        configure.append(f"-D{flag}=OFF")
+    _run(configure, log_file, build.parent, 600)
+    _run(
+        [cmake, "--build", str(build), "--target", "llama-server", f"-j{jobs}"], log_file, build.parent, BUILD_TIMEOUT_S
+    )
+    binary = build / "bin" / "llama-server"
+    if not binary.exists():
+        raise RuntimeBuildError(f"the build finished but left no {binary}; log {log_file}")
+    return binary
+
+
+def ensure_runtime(
+    cache_root: Path,
+    version: str = LLAMA_CPP_PYTHON_VERSION,
+    jobs: int = 2,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """The cached ``llama-server`` binary, built first when it is not there yet."""
+    target = server_binary(cache_root, version)
+    if target.exists():
+        return target
+    _toolchain()  # fail before any download when the build could not run anyway
+    home = runtime_dir(cache_root, version)
+    with file_lock(home.parent / f".{version}.lock"):
+        if target.exists():  # another process built it while this one waited
+            return target
+        home.mkdir(parents=True, exist_ok=True)
+        log_file = home / "build.log"
+        log(f"building llama-server from llama-cpp-python {version} (about 15 minutes on two cores); log {log_file}")
+        started = time.monotonic()
+        work = home / "work"
+        work.mkdir(exist_ok=True)
+        source = _fetch_source(work, version, log_file)
+        binary = _compile(source, work / "build", log_file, jobs)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staged = target.with_suffix(".partial")
+        shutil.copy2(binary, staged)
+        staged.replace(target)  # atomic: a half-copied binary is never taken for a built one
+        shutil.rmtree(work, ignore_errors=True)
+        log(f"llama-server built in {time.monotonic() - started:.0f}s: {target}")
+    return target

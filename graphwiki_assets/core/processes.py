@@ -1,0 +1,77 @@
+"""Background servers this package starts (Neo4j, llama.cpp): their pid files, waiting for
+them to answer, and stopping them by process group."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+
+def _is_zombie(pid: int) -> bool:
+    """A server started by this process lingers as a zombie after exit until reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    if state == "Z":
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        return True
+    return False
+
+
+def live_pid(pid_file: Path) -> int | None:
+    """The pid in ``pid_file`` while that process runs, else None."""
+    try:
+        pid = int(pid_file.read_text().strip())
+    except (FileNotFoundError, ValueError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        return pid
+    return None if _is_zombie(pid) else pid
+
+
+def wait_until(ready: Callable[[], bool], timeout_s: float, proc: subprocess.Popen | None = None) -> bool:
+    """True once ``ready()`` is; False at the timeout or as soon as ``proc`` has exited."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            return False
+        if ready():
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        pass
+    except PermissionError:
+        os.kill(pid, sig)
+
+
+def stop_group(pid_file: Path, timeout_s: float) -> None:
+    """SIGTERM to the process group of the pid in ``pid_file``, SIGKILL if it outlives the
+    timeout; the pid file is removed."""
+    pid = live_pid(pid_file)
+    if pid is not None:
+        signal_group(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and live_pid(pid_file) is not None:
+            time.sleep(0.2)
+        if live_pid(pid_file) is not None:
+            signal_group(pid, signal.SIGKILL)
+            time.sleep(0.3)
+    pid_file.unlink(missing_ok=True)
