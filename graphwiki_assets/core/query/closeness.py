@@ -20,6 +20,7 @@ Words are compared stemmed (``stem``), so "leases" covers "lease" and "compacted
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 
 from graphwiki_assets.core.llm.offline.text import STOPWORDS, stem, words
@@ -33,6 +34,7 @@ FRAMING = frozenset(
     use used using need needs get make made way ways kind kinds type types purpose role exactly
     really actually someone somebody do does did can could should would will please""".split()
 )
+_CLITIC = re.compile(r"['\u2019](?:s|re|ve|ll|d|m)$", re.IGNORECASE)
 SPELLING = 0.85  # SequenceMatcher ratio of two spellings of one word or name
 MIN_SPELLED = 5  # shorter words must match exactly: 'zab' and 'zap' are different words
 COVERAGE = 0.5  # share of the question's remaining words the cited facts must hold
@@ -42,6 +44,8 @@ def _terms(text: str) -> dict[str, str]:
     """Stem -> the word as written, for the content words of ``text``, in order."""
     out: dict[str, str] = {}
     for w in words(text):
+        # a contraction frames like its stem: "What's X" asks what "What is X" asks
+        w = _CLITIC.sub("", w)
         if w.lower() not in STOPWORDS | FRAMING and any(ch.isalnum() for ch in w):
             out.setdefault(stem(w), w)
     return out
