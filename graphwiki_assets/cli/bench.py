@@ -30,6 +30,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("bench", help="benchmarks: the evals against their baselines, or ingest"))
     parser.add_argument("--full", action="store_true", help="also MuSiQue, HotpotQA and the real documents (slow)")
     parser.add_argument("--k", type=int, default=5)
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="write this run's numbers into evals/baselines.json as the baseline of the backend it ran on",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="EVAL",
+        help="run only this eval (an evals/baselines.json name, e.g. er_eval_general); repeatable",
+    )
     parser.set_defaults(handler=run)
     kinds = parser.add_subparsers(dest="bench_command")
     ingest = add_common(kinds.add_parser("ingest", help="ingest a corpus into the eval graph and measure it"))
@@ -116,6 +127,25 @@ def run_ingest(args: argparse.Namespace) -> int:
     return 1 if result["failed"] else 0
 
 
+def _section_key(settings) -> str:
+    """Where a model's baselines sit in evals/baselines.json: ``local`` for the pinned local
+    model, else the model's name."""
+    return "local" if settings.local_llm.enabled else settings.llm.model
+
+
+def _about(name: str, label: str, args: argparse.Namespace) -> dict:
+    import datetime as dt
+    import subprocess
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False)
+    return {
+        "date": dt.date.today().isoformat(),
+        "backend": label,
+        "command": f"graphwiki bench --only {name}" + (" --full" if args.full else ""),
+        "code": commit.stdout.strip(),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop
     from graphwiki_assets.core.evals.datasets import (
@@ -142,10 +172,7 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.settings import Settings
 
     settings = Settings.from_env()
-    embedder, llm = eval_clients(settings)
     log = lambda msg: print(f"  {msg}", file=sys.stderr)  # noqa: E731  (stdout is the JSON)
-    committed = baselines.load()
-    out: dict = {"judge": llm.label, "embedding_model": embedder.name, "evals": {}, "regressions": []}
 
     def er_run(name):
         result = er_eval(settings, embedder, llm, er_pairs(name), name=ER_SETS[name], log=log)
@@ -202,13 +229,33 @@ def run(args: argparse.Namespace) -> int:
         + [(name, answers_run) for name in ANSWER_SETS]
         + [(name, docs_run) for name, ds in DOCS_SETS.items() if args.full or not ds.large]
     )
+    if args.only:
+        known = {name for name, _ in plan} | set(MULTIHOP_SETS) | set(DOCS_SETS)
+        unknown = sorted(set(args.only) - known)
+        if unknown:
+            print(
+                f"graphwiki bench: unknown eval {', '.join(unknown)}; choose from {', '.join(sorted(known))}",
+                file=sys.stderr,
+            )
+            return 2
+        everything = plan + [(n, multihop_run) for n in MULTIHOP_SETS] + [(n, docs_run) for n in DOCS_SETS]
+        plan = [(name, runner) for name, runner in dict(everything).items() if name in args.only]
+    embedder, llm = eval_clients(settings)
+    committed = baselines.load()
+    out: dict = {"judge": llm.label, "embedding_model": embedder.name, "evals": {}, "regressions": []}
     with eval_server(eval_settings(settings), log=log):  # one server for the series, stopped after
         for name, runner in plan:
             log(f"{name}")
             result, summary = runner(name)
-            comparisons = baselines.compare(name, result, committed)
+            comparisons = baselines.compare(name, result, committed, llm.label)
             summary["checks"] = [c.as_dict() for c in comparisons]
             out["regressions"] += [f"{name}: {c.describe()}" for c in baselines.regressions(comparisons)]
             out["evals"][name] = summary
+            if args.record:
+                committed = baselines.record(
+                    committed, llm.label, _section_key(settings), name, result, _about(name, llm.label, args)
+                )
+    if args.record:
+        out["recorded"] = str(baselines.write(committed))
     print(json.dumps(out, indent=2, default=str))
     return 1 if out["regressions"] else 0

@@ -219,6 +219,7 @@ def test_the_cli_wants_the_corpus_and_the_injections_together(pairs_file, capsys
 
 
 def test_the_asset_metadata_carries_numbers_a_table_and_a_plot(result, tmp_path, monkeypatch):
+    from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL
     from graphwiki_assets.defs.evals.assets import contradiction_metadata, regression_check
 
     metadata = contradiction_metadata(result)
@@ -229,7 +230,7 @@ def test_the_asset_metadata_carries_numbers_a_table_and_a_plot(result, tmp_path,
     baselines.write_text(
         json.dumps({"evals": {"contradiction_eval": {"higher_is_better": {"catch_rate": result["catch_rate"] + 0.1}}}})
     )
-    assert not regression_check("contradiction_eval", result).passed
+    assert not regression_check("contradiction_eval", result, OFFLINE_LABEL).passed
     baselines.write_text(
         json.dumps(
             {
@@ -242,4 +243,4 @@ def test_the_asset_metadata_carries_numbers_a_table_and_a_plot(result, tmp_path,
             }
         )
     )
-    assert regression_check("contradiction_eval", result).passed
+    assert regression_check("contradiction_eval", result, OFFLINE_LABEL).passed

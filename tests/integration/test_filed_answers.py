@@ -109,7 +109,7 @@ def test_ask_file_from_the_command_line(store, embedder, smoke, settings, monkey
 
 def test_the_dagster_asset_files_a_batch_of_questions(store, embedder, smoke, settings, tmp_path):
     from graphwiki_assets.defs.query.definitions import filed_answers
-    from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource
+    from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
     resources = {
         "neo4j": Neo4jResource(
@@ -117,6 +117,7 @@ def test_the_dagster_asset_files_a_batch_of_questions(store, embedder, smoke, se
         ),
         "embeddings": EmbeddingResource(),
         "llm": LLMResource(cache_dir=str(tmp_path / "llm-cache")),
+        "graphwiki": GraphwikiConfig(home=str(tmp_path / "home"), sources_dir=str(tmp_path / "sources")),
     }
     result = dg.materialize(
         [filed_answers],

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from graphwiki_assets.core.llm_server.models import LocalModel, ModelFetchError, WheelPart, ensure_model
-from graphwiki_assets.core.llm_server.runtime import RuntimeBuildError, ensure_runtime
+from graphwiki_assets.core.llm_server.runtime import RuntimeBuildError, cpu_flags, ensure_runtime, isa_options
 from graphwiki_assets.core.llm_server.server import LocalLLMServer, LocalServerError
 from graphwiki_assets.core.settings import LocalLLMSettings, Settings
 
@@ -69,6 +69,19 @@ def test_a_missing_toolchain_is_named_before_anything_is_downloaded(tmp_path, mo
     with pytest.raises(RuntimeBuildError, match=r"cmake and a C\+\+ compiler"):
         ensure_runtime(tmp_path / "cache", log=lambda _: None)
     assert not (tmp_path / "cache").exists()
+
+
+def test_the_runtime_is_built_for_the_cpus_instruction_sets_without_amx(tmp_path):
+    # -march=native would compile in AMX tile kernels, which crash where the tile state is not
+    # granted to the process; every other vector extension the CPU lists is used.
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nflags\t\t: fpu sse4_2 avx avx2 fma f16c bmi2 amx_tile amx_int8\n")
+    options = isa_options("x86_64", cpu_flags(info))
+    assert "-DGGML_NATIVE=OFF" in options
+    assert {"-DGGML_AMX_TILE=OFF", "-DGGML_AMX_INT8=OFF", "-DGGML_AVX2=ON", "-DGGML_FMA=ON"} <= set(options)
+    assert "-DGGML_AVX512=OFF" in options  # not listed by this CPU
+    assert isa_options("aarch64", cpu_flags(info)) == []
+    assert cpu_flags(tmp_path / "missing") == set()
 
 
 def test_a_taken_port_is_a_clear_error(tmp_path):

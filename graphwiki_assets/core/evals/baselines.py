@@ -7,6 +7,14 @@ measured, and lists metrics by direction::
                         "higher_is_better": {"two_stage.f1": 0.71, ...},
                         "lower_is_better": {"ingest.llm_calls_per_passage": {"value": 8.6, "tolerance": 1}}}
 
+The top-level ``evals`` hold the offline rules' numbers (CI's gate). A real model's numbers
+sit in their own section beside them, named for the client label they were measured with::
+
+    "local": {"label": "openai:qwen2.5-coder-1.5b", "model": ..., "evals": {...}}
+
+A run is only ever compared with the numbers of the backend it ran on: a model's numbers
+are no floor for the rules, and the rules' are none for a model.
+
 A metric regresses when it is worse than the baseline by more than the tolerance (the
 entry's, else the file's default): small enough to catch a real drop, large enough that
 float noise and a re-ordered tie do not fail a run.
@@ -59,8 +67,24 @@ class Comparison:
         return f"{self.metric} = {self.value} (baseline {self.baseline}, needs {sign} {round(bound, 4)})"
 
 
-def compare(eval_name: str, result: dict, baselines: dict) -> list[Comparison]:
-    """Every baseline metric of ``eval_name`` against the result (dotted keys into it)."""
+OFFLINE_PREFIX = "offline-rules"
+
+
+def section(baselines: dict, label: str | None) -> dict:
+    """The baselines measured on the backend whose client label is ``label`` (None: the
+    offline rules), with the file's tolerance; empty when none were committed for it."""
+    if label is None or label.startswith(OFFLINE_PREFIX):
+        return baselines
+    for key, value in baselines.items():
+        if isinstance(value, dict) and value.get("label") == label:
+            return {"tolerance": baselines.get("tolerance", DEFAULT_TOLERANCE), **value, "section": key}
+    return {"evals": {}}
+
+
+def compare(eval_name: str, result: dict, baselines: dict, label: str | None = None) -> list[Comparison]:
+    """Every baseline metric of ``eval_name`` measured on backend ``label`` against the result
+    (dotted keys into it)."""
+    baselines = section(baselines, label)
     entry = baselines.get("evals", {}).get(eval_name)
     if not entry:
         return []
@@ -72,6 +96,37 @@ def compare(eval_name: str, result: dict, baselines: dict) -> list[Comparison]:
             value = dotted(result, metric)
             out.append(Comparison(metric, None if value is None else float(value), float(base), float(tol), higher))
     return out
+
+
+def record(baselines: dict, label: str, section_key: str, eval_name: str, result: dict, about: dict) -> dict:
+    """``baselines`` with ``eval_name``'s numbers from ``result`` as the new baseline of backend
+    ``label``: the same metrics (and tolerances) the offline entry gates on, today's values.
+    The offline rules write the top-level entries; any other backend its ``section_key``."""
+    template = baselines.get("evals", {}).get(eval_name, {})
+    entry: dict = dict(about)
+    for direction in ("higher_is_better", "lower_is_better"):
+        metrics: dict = {}
+        for metric, spec in template.get(direction, {}).items():
+            value = dotted(result, metric)
+            if value is None:
+                continue
+            value = round(float(value), 4)
+            metrics[metric] = {**spec, "value": value} if isinstance(spec, dict) else value
+        entry[direction] = metrics
+    out = json.loads(json.dumps(baselines))  # a copy: the caller's dict is left as it was
+    if label.startswith(OFFLINE_PREFIX):
+        out.setdefault("evals", {})[eval_name] = entry
+    else:
+        section = out.setdefault(section_key, {"label": label, "evals": {}})
+        section["label"] = label
+        section.setdefault("evals", {})[eval_name] = entry
+    return out
+
+
+def write(baselines: dict, path: Path | None = None) -> Path:
+    path = path or baselines_path()
+    path.write_text(json.dumps(baselines, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
 
 
 def regressions(comparisons: list[Comparison]) -> list[Comparison]:

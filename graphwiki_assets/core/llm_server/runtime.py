@@ -2,7 +2,11 @@
 
 The source is the llama.cpp tree vendored in the ``llama-cpp-python`` sdist on PyPI (the
 registry graphwiki already depends on), so one pinned version names the whole runtime.
-The binary lands in ``<cache>/llama.cpp/<version>/bin/llama-server``; later starts reuse it.
+The binary lands in ``<cache>/llama.cpp/<version>-<variant>/bin/llama-server``; later starts
+reuse it. It is built for the instruction sets the CPU reports, never with ``-march=native``:
+that also compiles in Intel AMX tile kernels, and where the kernel or a sandbox has not
+granted a process the AMX tile state, the server dies with SIGSEGV on its first matrix
+product (seen on a 2-core VM whose CPU lists AMX).
 The sources and the build tree stay in ``<version>/work`` until the binary is in place, so an
 interrupted build (a timeout, a killed job) resumes where it stopped instead of starting
 over. A lock file keeps two processes (a CI fixture and a shell) from building it at once.
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import platform
 import shutil
 import signal
 import subprocess
@@ -27,6 +32,23 @@ LLAMA_CPP_PYTHON_VERSION = "0.3.36"
 # About 15 minutes on two quiet cores, over an hour on busy ones; a longer wait than this
 # means something is wrong (and the work done so far is kept for the next attempt).
 BUILD_TIMEOUT_S = 3 * 3600.0
+# Part of the cache path: a change to how the binary is built must not reuse an old build.
+BUILD_VARIANT = "cpu-noamx"
+# ggml's x86 switches, each set when /proc/cpuinfo lists every flag it needs. AMX is left out
+# on purpose (see the module docstring); AVX-512 and VNNI are plain vector instructions.
+_X86_FEATURES: dict[str, tuple[str, ...]] = {
+    "GGML_SSE42": ("sse4_2",),
+    "GGML_AVX": ("avx",),
+    "GGML_F16C": ("f16c",),
+    "GGML_FMA": ("fma",),
+    "GGML_AVX2": ("avx2",),
+    "GGML_BMI2": ("bmi2",),
+    "GGML_AVX_VNNI": ("avx_vnni",),
+    "GGML_AVX512": ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"),
+    "GGML_AVX512_VBMI": ("avx512vbmi",),
+    "GGML_AVX512_VNNI": ("avx512_vnni",),
+    "GGML_AVX512_BF16": ("avx512_bf16",),
+}
 
 
 class RuntimeBuildError(RuntimeError):
@@ -34,7 +56,7 @@ class RuntimeBuildError(RuntimeError):
 
 
 def runtime_dir(cache_root: Path, version: str = LLAMA_CPP_PYTHON_VERSION) -> Path:
-    return cache_root / "llama.cpp" / version
+    return cache_root / "llama.cpp" / f"{version}-{BUILD_VARIANT}"
 
 
 def server_binary(cache_root: Path, version: str = LLAMA_CPP_PYTHON_VERSION) -> Path:
@@ -107,6 +129,27 @@ def _fetch_source(work: Path, version: str, log_file: Path) -> Path:
     return trees[0]
 
 
+def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
+    try:
+        text = cpuinfo.read_text(errors="replace")
+    except OSError:
+        return set()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            return set(line.partition(":")[2].split())
+    return set()
+
+
+def isa_options(machine: str, flags: set[str]) -> list[str]:
+    """ggml's configure switches for this CPU: ``-march=native`` off, each ISA named instead."""
+    if machine.lower() not in ("x86_64", "amd64"):
+        return []  # elsewhere (arm64) native tuning carries no AMX and stays the right default
+    options = ["-DGGML_NATIVE=OFF", "-DGGML_AMX_TILE=OFF", "-DGGML_AMX_INT8=OFF", "-DGGML_AMX_BF16=OFF"]
+    for option, needs in _X86_FEATURES.items():
+        options.append(f"-D{option}={'ON' if all(f in flags for f in needs) else 'OFF'}")
+    return options
+
+
 def _compile(source: Path, build: Path, log_file: Path, jobs: int) -> Path:
     cmake, cxx, ninja = _toolchain()
     configure = [cmake, "-S", str(source), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release"]
@@ -116,6 +159,7 @@ def _compile(source: Path, build: Path, log_file: Path, jobs: int) -> Path:
     # and one static binary that the cache can hold on its own.
     for flag in ("LLAMA_CURL", "LLAMA_OPENSSL", "LLAMA_BUILD_TESTS", "LLAMA_BUILD_EXAMPLES", "BUILD_SHARED_LIBS"):
         configure.append(f"-D{flag}=OFF")
+    configure += isa_options(platform.machine(), cpu_flags())
     _run(configure, log_file, build.parent, 600)
     _run(
         [cmake, "--build", str(build), "--target", "llama-server", f"-j{jobs}"], log_file, build.parent, BUILD_TIMEOUT_S

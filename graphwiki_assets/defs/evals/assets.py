@@ -58,11 +58,11 @@ def md_table(rows: list[dict], columns: list[str]) -> str:
     return "\n".join(table(columns, [[r.get(c, "") for c in columns] for r in rows], exact_cell)) + "\n"
 
 
-def regression_check(eval_name: str, result: dict) -> dg.AssetCheckResult:
+def regression_check(eval_name: str, result: dict, label: str) -> dg.AssetCheckResult:
     committed = baselines.load()
-    comparisons = baselines.compare(eval_name, result, committed)
+    comparisons = baselines.compare(eval_name, result, committed, label)
     failed = baselines.regressions(comparisons)
-    entry = committed.get("evals", {}).get(eval_name, {})
+    entry = baselines.section(committed, label).get("evals", {}).get(eval_name, {})
     return dg.AssetCheckResult(
         check_name=CHECK,
         asset_key=eval_name,
@@ -73,7 +73,7 @@ def regression_check(eval_name: str, result: dict) -> dg.AssetCheckResult:
             if failed
             else f"{len(comparisons)} metrics at or above baseline"
             if comparisons
-            else "no baseline committed"
+            else f"no baseline committed for {label}"
         ),
         metadata={
             "baseline_file": str(baselines.baselines_path()),
@@ -287,8 +287,10 @@ def eval_asset(
         llm: LLMResource,
     ):
         settings = graphwiki.settings(neo4j, embeddings, llm)
-        result = run(settings, embeddings.embedder(), llm.client(), log=context.log.info)
-        return dg.MaterializeResult(metadata=metadata(result), check_results=[regression_check(name, result)])
+        client = llm.client()
+        result = run(settings, embeddings.embedder(), client, log=context.log.info)
+        check = regression_check(name, result, client.label)
+        return dg.MaterializeResult(metadata=metadata(result), check_results=[check])
 
     return _eval
 

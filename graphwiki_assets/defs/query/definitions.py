@@ -26,7 +26,13 @@ from graphwiki_assets.core.query.signatures import refresh_signatures
 from graphwiki_assets.core.query.upkeep import rebuild_projection
 from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.automation import AFTER_INGEST
-from graphwiki_assets.defs.resources import EmbeddingResource, LLMResource, Neo4jResource, resources_for
+from graphwiki_assets.defs.resources import (
+    EmbeddingResource,
+    GraphwikiConfig,
+    LLMResource,
+    Neo4jResource,
+    resources_for,
+)
 
 # Both assets: the query group, after claim_links
 AFTER_CLAIM_LINKS: dict[str, Any] = {
@@ -162,12 +168,15 @@ def filed_answers(
     neo4j: Neo4jResource,
     embeddings: EmbeddingResource,
     llm: LLMResource,
+    graphwiki: GraphwikiConfig,
 ) -> dg.MaterializeResult:
     embedder, client = embeddings.embedder(), llm.client()
     rows, actor = [], run_actor(context)
+    # the same staleness age as `graphwiki ask` and the lint: the schema config's
+    stale_days = graphwiki.load_schema().config.thresholds.staleness_days
     with neo4j.open() as store:
         for question in config.questions:
-            answer = ask(store, embedder, client, question, actor=actor)
+            answer = ask(store, embedder, client, question, actor=actor, stale_days=stale_days)
             try:
                 filed, why = file_answer(store, embedder, answer, actor=actor), ""
             except NotFileable as exc:
@@ -214,5 +223,5 @@ def defs() -> dg.Definitions:
         assets=[graph_projection, shape_signatures, communities, filed_answers],
         jobs=[communities_job],
         schedules=[daily_communities],
-        resources=resources_for("neo4j", "embeddings", "llm"),
+        resources=resources_for("neo4j", "embeddings", "llm", "graphwiki"),
     )
