@@ -26,11 +26,12 @@ from graphwiki_assets.core.store.driver import GraphStore
 
 @dataclass(frozen=True)
 class RestatementConfig:
-    # The bar is for a restatement, not for closeness of topic. With all-MiniLM-L6-v2 one
-    # statement in other words (reordered, passive, a synonym, a qualifier more or less)
-    # scores about 0.85 to 0.95, while two different statements on one topic seldom pass
-    # 0.7; a claim with one value changed stays above the bar, and the judge calls it a
-    # contradiction.
+    # The bar is for a restatement, not for closeness of topic. With all-MiniLM-L6-v2 a
+    # statement reordered or put in the passive scores about 0.9 to 0.95 against itself,
+    # one said in other words ("runs nightly at 00:00" for "is taken every night at
+    # midnight") about 0.8, and one with a value changed about 0.8 too (the judge calls it
+    # a contradiction); two statements on one topic mostly fall below, and those above it
+    # are the judge's to call unrelated.
     similarity: float = 0.8
     per_claim: int = 3  # extra pairs judged per new claim: bounds the LLM calls this screen adds
     # nearest claims the index returns per claim before those of other files are kept:
