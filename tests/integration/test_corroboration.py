@@ -1,12 +1,16 @@
 """Corroboration gating: a concept stated by one independent source is kept, linked and
-searchable but flagged needs_review (awaiting corroboration) until another file states it;
-a changed version of the same file is not another source. Answers mark such facts "one
+searchable but flagged needs_review (awaiting corroboration) until another file states it,
+in its own words and about whichever concept; a changed version of the same file is not
+another source. Answers mark such facts "one
 source"; lint does not count them as overdue reviews."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
+from graphwiki_assets.core.ingest.conflicts import ConflictConfig
 from graphwiki_assets.core.lint import checks
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.query import ask
@@ -103,3 +107,67 @@ def test_a_fact_three_files_state_in_their_own_words_is_not_marked_one_source(st
     answer = ask(store, embedder, build_llm(settings.llm), "What is Quillbase?")
     stated = [s.text for s in answer.sentences if "write-ahead log" in s.text]
     assert stated and not any("[one source" in s for s in stated), answer.answer
+
+
+# One fact in three files, each wording it its own way and attaching it to another concept
+# node (the engine, the product, a cluster of it), as documentation pages do; and one fact,
+# on the same topic, that only one file states.
+RESTATED = {
+    "engine.md": "# Brindle Engine\n\nThe Brindle Engine copies every committed write to three storage nodes.",
+    "replication.md": "# Replication\n\nEach committed write is copied by Brindle to three storage nodes.",
+    "faq.md": (
+        "# Questions\n\nIn a Brindle Cluster, every committed write is copied to three storage nodes. "
+        "Once a night, Brindle compacts the storage nodes."
+    ),
+}
+STATED_ONCE = "compacts the storage nodes"
+
+
+def _claims_on_writes(store) -> list[dict]:
+    return store.query(
+        "MATCH (c:Claim)-[:ABOUT]->(k:Concept) WHERE c.text CONTAINS 'committed write' "
+        "RETURN c.text AS text, collect(k.name) AS about, c.independent_sources AS independent, "
+        "c.needs_review AS flagged, c.review_reason AS reason ORDER BY text"
+    )
+
+
+def _ingest_each(store, embedder, settings, paths) -> list[dict]:
+    return [ingest(store, embedder, settings, [path], cache=False).as_dict() for path in paths]
+
+
+@pytest.mark.parametrize("batches", ["one batch", "one file per ingest"])
+def test_a_fact_files_attach_to_different_concepts_is_corroborated_by_each_file(
+    store, embedder, settings, tmp_path, batches
+):
+    paths = write_sources(tmp_path / "a", RESTATED)
+    if batches == "one batch":
+        reports = [ingest(store, embedder, settings, paths, cache=False).as_dict()]
+    else:
+        reports = _ingest_each(store, embedder, settings, paths)
+
+    rows = _claims_on_writes(store)
+    assert len(rows) == 3 and len({name for r in rows for name in r["about"]}) == 3, rows  # no concept shared
+    assert all(r["independent"] == 3 and r["flagged"] is False and r["reason"] is None for r in rows), rows
+    [once] = store.query(
+        "MATCH (c:Claim) WHERE c.text CONTAINS $said RETURN c.independent_sources AS independent, "
+        "c.review_reason AS reason",
+        said=STATED_ONCE,
+    )
+    assert once == {"independent": 1, "reason": AWAITING_CORROBORATION}
+    # the extra pairs are counted, and bounded by the cap per claim
+    judged = sum(r["restatement_pairs"] for r in reports)
+    assert 0 < judged <= ConflictConfig().restatements.per_claim * sum(r["claims"] for r in reports)
+
+
+def test_two_versions_of_one_file_restating_a_fact_do_not_corroborate_it(store, embedder, settings, tmp_path):
+    [path] = write_sources(tmp_path / "a", {"engine.md": RESTATED["engine.md"]})
+    ingest(store, embedder, settings, [path], cache=False)
+    path.write_text(RESTATED["replication.md"], encoding="utf-8")  # the fact again, worded and linked anew
+    [report] = _ingest_each(store, embedder, settings, [path])
+
+    rows = _claims_on_writes(store)
+    assert len(rows) == 2 and {n for r in rows for n in r["about"]} == {"Brindle Engine", "Brindle"}, rows
+    # the old version's claim is flagged for its changed file, the new one still awaits
+    assert all(r["independent"] == 1 and r["flagged"] is True for r in rows), rows
+    assert [r["reason"] for r in rows if r["about"] == ["Brindle"]] == [AWAITING_CORROBORATION]
+    assert report["restatement_pairs"] == 0

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwiki_assets.core.ingest.conflicts import ConflictConfig, _ask, _Existing, _Pair
+from graphwiki_assets.core.ingest.compared import Existing, Pair
+from graphwiki_assets.core.ingest.conflicts import ConflictConfig, _ask
 from graphwiki_assets.core.ingest.judging import JudgeConfig, _calls, judge_pairs
 from graphwiki_assets.core.llm.calls import EntityView, JudgePair, JudgeRequest
 from graphwiki_assets.core.llm.client import build_llm
@@ -69,10 +70,9 @@ def test_after_a_reply_is_cut_off_the_client_packs_later_calls_below_that_size()
 
 
 def test_conflict_calls_cut_off_are_asked_again_in_halves():
-    existing = _Existing("claim-old", "The Quillon gauge reads in metres.", "current", [1.0, 0.0], None)
+    existing = Existing("claim-old", "The Quillon gauge reads in metres.", "current", [1.0, 0.0], None)
     pairs = [
-        _Pair(0, f"claim-{i}", f"The Quillon gauge reads in unit {i}.", existing, "Quillon gauge", [])
-        for i in range(30)
+        Pair(0, f"claim-{i}", f"The Quillon gauge reads in unit {i}.", existing, "Quillon gauge", []) for i in range(30)
     ]
     expected = _ask(OfflineLLM(), pairs, ConflictConfig(pairs_per_call=30))
     with RulesServer(max_output_tokens=300) as server:

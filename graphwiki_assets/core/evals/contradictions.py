@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Embedder
@@ -27,6 +27,7 @@ from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
 from graphwiki_assets.core.ingest.models import Candidates, ClaimRecord, ConceptAction, ResolutionPlan
+from graphwiki_assets.core.ingest.restatements import RestatementConfig
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.calls import (
@@ -147,6 +148,9 @@ def outcomes(
 ) -> tuple[list[dict], dict]:
     """Each pair's outcome from one run of the conflict stage over all of them, and the LLM
     usage it took."""
+    # The labelled pairs share one batch only to save calls: each is a case of its own, so
+    # no claim is paired with a restatement from another case.
+    config = replace(config, restatements=RestatementConfig(per_claim=0))
     vectors = Vectors(embedder, [text for p in pairs for text in (p.a, p.b)])
     plans, links = [], []
     for p in pairs:  # a, then b: b is the new claim, a the earlier one

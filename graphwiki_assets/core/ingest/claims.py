@@ -35,7 +35,8 @@ class ClaimLinks:
     # (new claim, existing claim) the conflict judge found to say the same: corroboration
     # when the two come from different files
     supports: list[tuple[str, str]] = field(default_factory=list)
-    compared: int = 0
+    compared: int = 0  # pairs judged for this source, restatements included
+    restated: int = 0  # of them, restatements in other files found by embedding alone
     date: dt.date | None = None  # the source's own date (None: not dated)
     # settlements a dispute's dates forbade: the loser is the newer claim, so both stay disputed
     held: list[SettlementRecord] = field(default_factory=list)

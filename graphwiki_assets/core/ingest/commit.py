@@ -168,6 +168,7 @@ def commit_batch(
                 claims=len(link.claims),
                 contradictions=len(link.contradictions),
                 settled=len(link.settlements),
+                restatement_pairs=link.restated,
                 judgments=len(plan.judgments),
                 dropped=cand.extraction.dropped,
                 removed_injections=len(cand.removed_injections),

@@ -1,7 +1,9 @@
 """Stage: new claims compared with what is already claimed about the same concepts.
 
 Only claims that share a concept and are close in meaning are compared (a cheap screen
-before the LLM): those in the graph, and those of earlier sources in the same batch. The
+before the LLM): those in the graph, and those of earlier sources in the same batch; and
+claims of other files that restate a new claim, whatever concepts they are about (a second
+screen, see ``restatements``), so a fact stated in several files is corroborated. The
 comparisons of a whole batch go out in a few large calls, side by side. A contradiction
 disputes both claims and records which of the two is the newer statement, by their
 sources' dates. A new claim that supports one side of an open dispute settles it: the
@@ -12,14 +14,16 @@ other side becomes superseded, never deleted, unless it is the newer claim (see
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.chronology import as_date, hold_reason, newer_of
 from graphwiki_assets.core.ingest.claims import ClaimLinks
+from graphwiki_assets.core.ingest.compared import Existing, Pair
 from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionPlan, SettlementRecord
+from graphwiki_assets.core.ingest.restatements import RestatementConfig, restatement_pairs
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictVerdict
 from graphwiki_assets.core.llm.client import LLMClient
@@ -34,27 +38,8 @@ class ConflictConfig:
     # Like stage 2's calls: large enough to list a shared claim once for many pairs, small
     # enough to answer inside a model's output limit (a reply cut off is asked in halves).
     pairs_per_call: int = 192
-
-
-@dataclass(frozen=True)
-class _Existing:
-    id: str
-    text: str
-    status: str
-    embedding: list[float]
-    doc: int | None  # the batch position of its source; None for a claim already in the graph
-    date: dt.date | None = None  # the newest date among its sources (None: not dated)
-    paths: frozenset[str] = frozenset()  # the files it derives from
-
-
-@dataclass(frozen=True)
-class _Pair:
-    doc: int
-    claim_id: str
-    claim_text: str
-    existing: _Existing
-    concept: str
-    aliases: list[str]
+    # near-restatements in other files, about any concept (see restatements.py)
+    restatements: RestatementConfig = field(default_factory=RestatementConfig)
 
 
 def _names(existing_rows: list[dict], plans: list[ResolutionPlan]) -> dict[str, tuple[str, list[str]]]:
@@ -73,12 +58,12 @@ def _names(existing_rows: list[dict], plans: list[ResolutionPlan]) -> dict[str, 
 
 def _pairs(
     links: list[ClaimLinks], paths: list[str], existing_rows: list[dict], names: dict, config: ConflictConfig
-) -> list[_Pair]:
-    in_graph: dict[str, list[_Existing]] = {}
+) -> list[Pair]:
+    in_graph: dict[str, list[Existing]] = {}
     for row in existing_rows:
         if row["embedding"] is not None:
             in_graph.setdefault(row["concept_id"], []).append(
-                _Existing(
+                Existing(
                     row["id"],
                     row["text"],
                     row["status"],
@@ -88,12 +73,12 @@ def _pairs(
                     frozenset(row["paths"]),
                 )
             )
-    in_batch: dict[str, list[_Existing]] = {}
-    pairs: list[_Pair] = []
+    in_batch: dict[str, list[Existing]] = {}
+    pairs: list[Pair] = []
     for doc, link in enumerate(links):
         for claim in link.claims:
             vector = np.asarray(claim.embedding, dtype=np.float32)
-            scored: list[tuple[float, _Existing, str]] = []
+            scored: list[tuple[float, Existing, str]] = []
             seen: set[str] = set()
             for cid in claim.about:
                 for other in in_graph.get(cid, []) + in_batch.get(cid, []):
@@ -105,17 +90,17 @@ def _pairs(
                         scored.append((score, other, cid))
             scored.sort(key=lambda t: -t[0])
             for _, other, cid in scored[: config.per_claim]:
-                pairs.append(_Pair(doc, claim.id, claim.text, other, names[cid][0], names[cid][1]))
+                pairs.append(Pair(doc, claim.id, claim.text, other, names[cid][0], names[cid][1]))
         # this source's claims are "existing" for the later sources of the batch
         for claim in link.claims:
             for cid in claim.about:
                 in_batch.setdefault(cid, []).append(
-                    _Existing(claim.id, claim.text, "current", claim.embedding, doc, link.date, frozenset([paths[doc]]))
+                    Existing(claim.id, claim.text, "current", claim.embedding, doc, link.date, frozenset([paths[doc]]))
                 )
     return pairs
 
 
-def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:
+def _ask(llm: LLMClient, pairs: list[Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:
     size = llm.call_sizes.limit("conflicts", config.pairs_per_call)
     calls = [list(range(i, min(i + size, len(pairs)))) for i in range(0, len(pairs), size)]
 
@@ -139,6 +124,35 @@ def _ask(llm: LLMClient, pairs: list[_Pair], config: ConflictConfig) -> list[Con
     return [verdicts.get(f"c{i}") for i in range(len(pairs))]
 
 
+def _screen(
+    store: GraphStore,
+    plans: list[ResolutionPlan],
+    links: list[ClaimLinks],
+    paths: list[str],
+    config: ConflictConfig,
+    times: StageTimes,
+) -> list[Pair]:
+    """The pairs to judge: claims sharing a concept, then restatements in other files."""
+    concept_ids = sorted({cid for link in links for claim in link.claims for cid in claim.about})
+    with times.stage("vector_search"):
+        existing = (
+            store.query(
+                cypher.EXISTING_CLAIMS_ABOUT, concept_ids=concept_ids, source_ids=[link.source_id for link in links]
+            )
+            if concept_ids
+            else []
+        )
+    names = _names(existing, plans)
+    pairs = _pairs(links, paths, existing, names, config)
+    known = {(p.claim_id, p.existing.id) for p in pairs}
+    with times.stage("vector_search"):
+        restated = restatement_pairs(store, links, paths, names, known, config.restatements)
+    for doc, link in enumerate(links):
+        link.restated = sum(1 for p in restated if p.doc == doc)
+        link.compared = sum(1 for p in pairs if p.doc == doc) + link.restated
+    return pairs + restated
+
+
 def find_conflicts(
     store: GraphStore,
     llm: LLMClient,
@@ -149,19 +163,8 @@ def find_conflicts(
 ) -> None:
     """Fills each source's contradictions and settlements in ``links`` (same order as ``plans``)."""
     times = times or StageTimes()
-    concept_ids = sorted({cid for link in links for claim in link.claims for cid in claim.about})
-    with times.stage("vector_search"):
-        existing = (
-            store.query(
-                cypher.EXISTING_CLAIMS_ABOUT, concept_ids=concept_ids, source_ids=[link.source_id for link in links]
-            )
-            if concept_ids
-            else []
-        )
     paths = [plan.candidates.path for plan in plans]
-    pairs = _pairs(links, paths, existing, _names(existing, plans), config)
-    for doc, link in enumerate(links):
-        link.compared = sum(1 for p in pairs if p.doc == doc)
+    pairs = _screen(store, plans, links, paths, config, times)
     with times.stage("conflict"):
         verdicts = _ask(llm, pairs, config)
 
@@ -207,7 +210,7 @@ def find_conflicts(
                 links[doc].held.append(record.model_copy(update={"reason": f"{record.reason}; kept disputed: {held}"}))
 
 
-def _claim_dates(links: list[ClaimLinks], pairs: list[_Pair]) -> dict[str, dt.date | None]:
+def _claim_dates(links: list[ClaimLinks], pairs: list[Pair]) -> dict[str, dt.date | None]:
     """The newest source date of every claim the batch compared: its own, and those it was compared with."""
     dates: dict[str, dt.date | None] = {p.existing.id: p.existing.date for p in pairs}
     dates.update({claim.id: link.date for link in links for claim in link.claims})

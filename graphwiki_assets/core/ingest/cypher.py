@@ -82,6 +82,25 @@ RETURN cid AS concept_id, c.name AS concept, coalesce(c.aliases, []) AS aliases,
        cl.embedding AS embedding, stated, paths
 """
 
+# Each new claim's nearest claims by meaning, whatever concepts they are about, kept when
+# they restate it ($similarity, a plain cosine) and another file states them: a claim of
+# the same path (an earlier version of the file) is no independent evidence. The index
+# scores cosine as (1 + cos) / 2. $k is wider than the pairs kept, as the copies in older
+# versions of the same file come first.
+RESTATED_CLAIMS = f"""
+UNWIND $claims AS q
+CALL db.index.vector.queryNodes('claim_embedding', $k, q.embedding) YIELD node AS cl, score
+WITH q, cl, 2 * score - 1 AS similarity
+WHERE similarity >= $similarity AND cl.id <> q.id AND {in_play("cl")}
+CALL (cl) {{
+  OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source)
+  RETURN max(s.date) AS stated, [p IN collect(s.path) WHERE p IS NOT NULL] AS paths, collect(s.id) AS sources
+}}
+WITH q, cl, similarity, stated, paths, sources
+WHERE any(p IN paths WHERE p <> q.path) AND none(id IN sources WHERE id IN $source_ids)
+RETURN q.id AS claim, cl.id AS id, cl.text AS text, cl.status AS status, stated, paths, similarity
+"""
+
 DISPUTE_OPPONENTS = f"""
 UNWIND $ids AS id
 MATCH (c:Claim {{id: id}})-[:CONTRADICTS]-(o:Claim)

@@ -129,6 +129,7 @@ class CommitReport(BaseModel):
     claims: int = 0
     contradictions: int = 0
     settled: int = 0
+    restatement_pairs: int = 0  # pairs judged because another file restates a claim (see restatements.py)
     judgments: int = 0
     dropped: int = 0
     removed_injections: int = 0

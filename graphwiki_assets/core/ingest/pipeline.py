@@ -372,6 +372,7 @@ class IngestReport:
             "claims": sum(r.claims for r in self.reports),
             "contradictions": sum(r.contradictions for r in self.reports),
             "settled": sum(r.settled for r in self.reports),
+            "restatement_pairs": sum(r.restatement_pairs for r in self.reports),
             "judgments": sum(r.judgments for r in self.reports),
             "summaries_refreshed": self.summaries,
             "summary_failures": self.summary_failures,

@@ -324,6 +324,7 @@ def resolve_and_commit(
             "claims": dg.MetadataValue.int(sum(r.claims for r in new)),
             "contradictions": dg.MetadataValue.int(sum(r.contradictions for r in new)),
             "settled": dg.MetadataValue.int(sum(r.settled for r in new)),
+            "restatement_pairs": dg.MetadataValue.int(sum(r.restatement_pairs for r in new)),
             "flagged_for_review": dg.MetadataValue.int(sum(r.flagged_for_review for r in new)),
             "seconds_by_stage": dg.MetadataValue.json(times.as_dict()),
         },
