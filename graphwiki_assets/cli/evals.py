@@ -58,6 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ex.add_argument("--limit", type=int, help="only the first N documents")
     ex.add_argument(
+        "--split", choices=["tune", "report"], help="only the documents of one half (a slow model's run, or a check)"
+    )
+    ex.add_argument(
         "--threshold",
         type=float,
         default=None,
@@ -158,7 +161,9 @@ def run_extraction(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     embedder, llm = eval_clients(settings)
     threshold = CLAIM_THRESHOLD if args.threshold is None else args.threshold
-    result = extraction_eval(settings, embedder, llm, args.gold, limit=args.limit, threshold=threshold, log=_log(args))
+    result = extraction_eval(
+        settings, embedder, llm, args.gold, limit=args.limit, threshold=threshold, log=_log(args), split=args.split
+    )
     emit(args, result, extraction_text(result))
     return 0
 

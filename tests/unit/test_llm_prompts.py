@@ -95,16 +95,36 @@ def _data(messages) -> object:
     return json.loads(content.split("\n", 1)[1].rsplit("\n", 1)[0])
 
 
-def test_a_candidate_shared_by_two_pairs_is_listed_once():
-    table = _data(prompts.judge_messages(JUDGE))
+def _large(req, copies: int = prompts.INLINE_PAIRS_UP_TO):
+    """The request's pairs and ``copies`` more under other ids: a call large enough for a table."""
+    extra = [p.model_copy(update={"pair_id": f"{p.pair_id}-{n}"}) for n in range(copies) for p in req.pairs]
+    return type(req)(pairs=[*req.pairs, *extra])
+
+
+def test_a_large_call_lists_a_shared_candidate_once():
+    table = _data(prompts.judge_messages(_large(JUDGE)))
     assert [row[1] for row in table["entities"]].count("Kortel") == 1
-    assert len(table["entities"]) == 3 and len(table["pairs"]) == 2
+    assert len(table["entities"]) == 3 and len(table["pairs"]) == 2 * (prompts.INLINE_PAIRS_UP_TO + 1)
 
 
-def test_a_claim_compared_twice_is_listed_once():
-    table = _data(prompts.conflict_messages(CONFLICTS))
+def test_a_large_call_lists_a_claim_compared_twice_once():
+    table = _data(prompts.conflict_messages(_large(CONFLICTS)))
     assert [c[1] for c in table["claims"]].count("Tarn is 40 m deep.") == 1
     assert len(table["concepts"]) == 1
+
+
+def test_a_small_call_spells_every_pair_out_with_no_ids_to_join():
+    pairs = _data(prompts.judge_messages(JUDGE))
+    assert [p["pair_id"] for p in pairs] == [p.pair_id for p in JUDGE.pairs]
+    assert pairs[0]["candidate"]["name"] == JUDGE.pairs[0].candidate.name
+    claims = _data(prompts.conflict_messages(CONFLICTS))
+    assert claims[0]["existing_claim"] == CONFLICTS.pairs[0].existing_claim
+
+
+@pytest.mark.parametrize("req", [_large(JUDGE), _large(CONFLICTS)], ids=["judge", "conflicts"])
+def test_a_large_call_reads_back_into_its_request(req):
+    task = "judge" if isinstance(req, JudgeRequest) else "conflicts"
+    assert request_from_messages(task, TASKS[task].messages(req)) == req
 
 
 def test_a_title_that_is_the_first_line_is_not_sent_twice():

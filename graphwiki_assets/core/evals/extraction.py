@@ -109,7 +109,8 @@ class GoldDoc:
     facts: tuple[GoldFact, ...]
 
 
-def load_gold(path: Path | str, limit: int | None = None) -> list[GoldDoc]:
+def load_gold(path: Path | str, limit: int | None = None, split: str | None = None) -> list[GoldDoc]:
+    """The gold documents, only those of ``split`` when given, the first ``limit`` of them."""
     docs = []
     for where, row in jsonl_records(path):
         entities = tuple(
@@ -130,6 +131,8 @@ def load_gold(path: Path | str, limit: int | None = None) -> list[GoldDoc]:
         docs.append(
             GoldDoc(row["id"], row.get("title") or row["id"], row["text"], row.get("split", ""), entities, tuple(facts))
         )
+    if split:
+        docs = [d for d in docs if d.split == split]
     return docs[:limit] if limit else docs
 
 

@@ -95,9 +95,10 @@ def extraction_eval(
     threshold: float = extraction.CLAIM_THRESHOLD,
     name: str = "",
     log: Log = lambda m: None,
+    split: str | None = None,
 ) -> dict:
     """Extraction needs no graph: nothing here opens a Neo4j (``settings`` for symmetry)."""
-    gold = extraction.load_gold(gold_path, limit)
+    gold = extraction.load_gold(gold_path, limit, split)
     return extraction.run_extraction(
         gold, embedder, llm, name=name or Path(gold_path).stem, threshold=threshold, log=log
     )

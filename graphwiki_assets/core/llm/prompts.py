@@ -27,12 +27,12 @@ from graphwiki_assets.core.llm.calls import (
 from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
 EXTRACT_PROMPT_VERSION = "extract/v5"
-JUDGE_PROMPT_VERSION = "judge/v5"
-CONFLICT_PROMPT_VERSION = "conflict/v3"
+JUDGE_PROMPT_VERSION = "judge/v7"
+CONFLICT_PROMPT_VERSION = "conflict/v4"
 SUMMARY_PROMPT_VERSION = "summary/v3"
 ROUTE_PROMPT_VERSION = "route/v3"
 ANSWER_PROMPT_VERSION = "answer/v2"
-SUPPORT_PROMPT_VERSION = "support/v1"
+SUPPORT_PROMPT_VERSION = "support/v2"
 COMMUNITY_PROMPT_VERSION = "community/v1"
 
 Messages = list[dict[str, str]]
@@ -117,11 +117,36 @@ def judge_messages(req: JudgeRequest) -> Messages:
         "category or topic is not a connection). A name that contains the other name plus "
         "extra words usually names a different, related thing. Decide from the names, types, "
         "aliases and context only. When unsure between SAME and anything else, do not answer "
-        "SAME: a wrong merge is worse than a missed one. The data lists every entity once as a row of "
-        "its columns, and each pair as [pair_id, mention row id, candidate row id]; return "
-        "exactly one verdict per pair_id, with a reason of a few words."
+        "SAME: a wrong merge is worse than a missed one. "
+        + (
+            "The data lists each pair with its mention and candidate in full; return "
+            if inline_pairs(req.pairs)
+            else "The data lists every entity once as a row of its columns, and each pair as [pair_id, "
+            "mention row id, candidate row id]; return "
+        )
+        + "exactly one verdict per pair_id: first what the mention names and what the candidate names, "
+        "each in a few words read from its own name and context, then the verdict."
     )
-    return _messages(system, _entity_table(req), "pairs")
+    data = _inline_judge_pairs(req) if inline_pairs(req.pairs) else _entity_table(req)
+    return _messages(system, data, "pairs")
+
+
+# A call this small gains little from listing shared entities or claims once by id, and a
+# small model reading it has to join ids across the data, which it does badly (it answers
+# for the wrong id or mixes two rows up). Such calls spell every pair out in full.
+INLINE_PAIRS_UP_TO = 16
+
+
+def inline_pairs(pairs: list[Any]) -> bool:
+    return len(pairs) <= INLINE_PAIRS_UP_TO
+
+
+def _entity(view: EntityView) -> dict[str, Any]:
+    return {"name": view.name, "type": view.type, "aliases": view.aliases, "context": view.context}
+
+
+def _inline_judge_pairs(req: JudgeRequest) -> list[dict[str, Any]]:
+    return [{"pair_id": p.pair_id, "mention": _entity(p.mention), "candidate": _entity(p.candidate)} for p in req.pairs]
 
 
 ENTITY_COLUMNS = ["id", "name", "type", "aliases", "context"]
@@ -159,12 +184,18 @@ def conflict_messages(req: ConflictRequest) -> Messages:
         "You compare pairs of claims about the same concept. relation='contradicts' when "
         "both cannot be true at once (negation, opposite property, different value for the "
         "same quantity or date); 'supports' when they state the same thing; 'unrelated' "
-        "when they talk about different aspects. The data lists every concept (id, name, "
-        "other names) and claim (id, text) once, and each pair as [pair_id, concept id, new "
-        "claim id, existing claim id]; return exactly one verdict per pair_id, with a reason "
-        "of a few words."
+        "when they talk about different aspects. "
+        + (
+            "The data lists each pair with its concept (and the concept's other names) and both claims; "
+            if inline_pairs(req.pairs)
+            else "The data lists every concept (id, name, other names) and claim (id, text) once, and each "
+            "pair as [pair_id, concept id, new claim id, existing claim id]; "
+        )
+        + "return exactly one verdict per pair_id: first a reason of a few words naming what decides it, "
+        "then the relation."
     )
-    return _messages(system, _claim_table(req), "claim_pairs")
+    data = [p.model_dump() for p in req.pairs] if inline_pairs(req.pairs) else _claim_table(req)
+    return _messages(system, data, "claim_pairs")
 
 
 def _claim_table(req: ConflictRequest) -> dict[str, Any]:
@@ -231,8 +262,8 @@ def support_messages(req: SupportRequest) -> Messages:
         "asserts is stated in the evidence or follows from it directly; a statement that adds "
         "a fact, a number, a date or a negation the evidence does not give is not supported. "
         "Use no outside knowledge. Inline marks such as '[disputed — see claim-2]' are not "
-        "part of the statement. Return exactly one verdict per pair_id, with a reason of a "
-        "few words."
+        "part of the statement. Return exactly one verdict per pair_id: first a reason of a "
+        "few words naming what decides it, then the verdict."
     )
     return _messages(system, [p.model_dump() for p in req.pairs], "pairs")
 

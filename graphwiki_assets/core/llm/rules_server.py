@@ -70,6 +70,10 @@ def request_from_messages(task: str, messages: list[dict[str, str]]) -> Any:
                 for d in data
             ]
         )
+    if task == "judge" and isinstance(data, list):  # a small call, every pair spelled out
+        return JudgeRequest(pairs=[JudgePair(**p) for p in data])
+    if task == "conflicts" and isinstance(data, list):
+        return ConflictRequest(pairs=[ClaimPair(**p) for p in data])
     if task == "judge":
         columns = data["columns"]
         entities = {row[0]: EntityView(**dict(zip(columns[1:], row[1:]))) for row in data["entities"]}

@@ -11,11 +11,10 @@ model's own chat template, which schema-constrained output needs. One slot (``--
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -25,14 +24,6 @@ from graphwiki_assets.core.llm_server.models import ensure_model, local_model
 from graphwiki_assets.core.llm_server.runtime import ensure_runtime
 from graphwiki_assets.core.processes import live_pid, stop_group, wait_until
 from graphwiki_assets.core.settings import LocalLLMSettings, user_cache_dir
-
-
-def server_environment(env: Mapping[str, str]) -> dict[str, str]:
-    """The server's environment: the caller's, with OpenMP's idle threads sleeping instead of
-    spinning (unless set otherwise). The server shares its cores with Neo4j, the embedder and
-    the ingest; measured on two such cores, spinning threads cut its output from 11 to 2
-    tokens/s whenever anything else ran."""
-    return {"OMP_WAIT_POLICY": "passive", **env}
 
 
 class LocalServerError(RuntimeError):
@@ -164,7 +155,6 @@ class LocalLLMServer:
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
                 cwd=self.home,
-                env=server_environment(os.environ),
             )
         self.pid_file.write_text(str(proc.pid))
         self._log(f"llama-server starting (pid {proc.pid}) on {self.settings.base_url} with {model.name}")
