@@ -114,17 +114,12 @@ class JudgeRequest(BaseModel):
 
 
 class Verdict(BaseModel):
-    # What each side names comes before the verdict: a model writes its fields in schema
-    # order, so the verdict follows from two descriptions it has just written. Asked for a
-    # verdict first, or for one reason, a small model calls nearly every pair SAME and
-    # rationalises it ("they are synonyms"); describing each side apart gives it a chance
-    # to see that a city and its region, or a product and its maker, are two things.
+    # The reason comes before the verdict: a model writes its fields in schema order, so
+    # the verdict can follow from the evidence it has just named instead of preceding it.
     pair_id: str
-    mention_is: str = Field("", description="what the mention names, in a few words, from its own name and context")
-    candidate_is: str = Field("", description="what the candidate names, in a few words, from its name and context")
+    reason: str = ""
     verdict: EntityVerdict = "DIFFERENT"
     confidence: float = 0.5
-    reason: SkipJsonSchema[str] = ""  # the rules' own words; a model's is made from its descriptions
 
     @model_validator(mode="before")
     @classmethod
@@ -139,12 +134,6 @@ class Verdict(BaseModel):
     def _normalise(cls, value: Any) -> Any:
         text = str(value).strip().upper().replace(" ", "_") if value is not None else "DIFFERENT"
         return {"NOT_SAME": "DIFFERENT", "UNRELATED": "DIFFERENT", "SAME_ENTITY": "SAME"}.get(text, text)
-
-    @model_validator(mode="after")
-    def _reason_from_descriptions(self) -> Verdict:
-        if not self.reason and (self.mention_is or self.candidate_is):
-            self.reason = f"mention: {self.mention_is}; candidate: {self.candidate_is}"
-        return self
 
     @property
     def same(self) -> bool:

@@ -27,7 +27,7 @@ from graphwiki_assets.core.llm.calls import (
 from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
 EXTRACT_PROMPT_VERSION = "extract/v5"
-JUDGE_PROMPT_VERSION = "judge/v7"
+JUDGE_PROMPT_VERSION = "judge/v6"
 CONFLICT_PROMPT_VERSION = "conflict/v4"
 SUMMARY_PROMPT_VERSION = "summary/v3"
 ROUTE_PROMPT_VERSION = "route/v3"
@@ -124,8 +124,7 @@ def judge_messages(req: JudgeRequest) -> Messages:
             else "The data lists every entity once as a row of its columns, and each pair as [pair_id, "
             "mention row id, candidate row id]; return "
         )
-        + "exactly one verdict per pair_id: first what the mention names and what the candidate names, "
-        "each in a few words read from its own name and context, then the verdict."
+        + "exactly one verdict per pair_id: first a reason of a few words naming what decides it, then the verdict."
     )
     data = _inline_judge_pairs(req) if inline_pairs(req.pairs) else _entity_table(req)
     return _messages(system, data, "pairs")
