@@ -19,7 +19,7 @@ from graphwiki_assets.core.documents.dates import source_date
 from graphwiki_assets.core.documents.model import Document
 from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
+SOURCE_SUFFIXES = (".md", ".markdown", ".mdx", ".html", ".htm", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
 DEFAULT_MAX_BYTES = DEFAULT_MAX_SOURCE_BYTES
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 

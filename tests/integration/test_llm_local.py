@@ -62,7 +62,6 @@ def local_env(tmp_path_factory):
         "GRAPHWIKI_LLM": "local",
         "GRAPHWIKI_LLM_LOCAL_MODEL": MODEL,
         "GRAPHWIKI_LLM_PORT": str(_free_port()),
-        "GRAPHWIKI_LLM_THREADS": "2",
     }
     full = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")} | env
     cli = [sys.executable, "-m", "graphwiki_assets.cli.main", "llm"]

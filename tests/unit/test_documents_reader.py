@@ -138,3 +138,34 @@ def test_plain_text_is_its_paragraphs():
     ]
     assert all(p.section == () for p in doc.passages)
     assert format_of(".MD") == "markdown" and format_of(".htm") == "html" and format_of(".rst") == "text"
+
+
+MDX = """---
+title: Tarn cranes
+---
+import Tabs from '@theme/Tabs';
+import { Crane } from '../components';
+
+# Tarn cranes
+
+Import your crane plans before the harbour opens.
+
+<Tabs>
+  <Crane name="north" />
+</Tabs>
+
+A Tarn crane lifts containers off the ferries at Orrin.
+
+export const meta = { draft: true };
+"""
+
+
+def test_mdx_is_markdown_whose_module_statements_and_jsx_are_never_prose():
+    assert format_of(".mdx") == "mdx"
+    doc = read_document(MDX, format_of(".mdx"))
+    assert doc.title == "Tarn cranes"
+    assert [p.text for p in doc.passages] == [
+        "Import your crane plans before the harbour opens.",  # a sentence, not an import
+        "A Tarn crane lifts containers off the ferries at Orrin.",
+    ]
+    assert all(p.section == ("Tarn cranes",) for p in doc.passages)

@@ -13,6 +13,8 @@ ROUTES = [
     ("Tell me about the Leopold Museum.", "what_is", ["Leopold Museum"]),
     ('What is "person-centered therapy"?', "what_is", ["person-centered therapy"]),
     ("What is the capital of France?", "what_is", ["France"]),
+    ("What is the .gitattributes file used for?", "what_is", [".gitattributes file"]),
+    ("What are Tarn cranes good for?", "what_is", ["Tarn cranes"]),
     ("When was the Orrin Trust founded?", "what_is", ["Orrin Trust"]),
     ("What else relates to Neo4j?", "related", ["Neo4j"]),
     ("What topics are related to entity resolution?", "related", ["entity resolution"]),

@@ -9,9 +9,10 @@ from graphwiki_assets.core.documents.model import Document
 from graphwiki_assets.core.documents.plain import read_plain
 
 MARKDOWN = "markdown"
+MDX = "mdx"
 HTML = "html"
 TEXT = "text"
-_FORMATS = {".md": MARKDOWN, ".markdown": MARKDOWN, ".html": HTML, ".htm": HTML}
+_FORMATS = {".md": MARKDOWN, ".markdown": MARKDOWN, ".mdx": MDX, ".html": HTML, ".htm": HTML}
 
 
 def format_of(suffix: str) -> str:
@@ -20,8 +21,8 @@ def format_of(suffix: str) -> str:
 
 
 def read_document(text: str, fmt: str) -> Document:
-    if fmt == MARKDOWN:
-        return read_markdown(text)
+    if fmt in (MARKDOWN, MDX):
+        return read_markdown(text, mdx=fmt == MDX)
     if fmt == HTML:
         return read_html(text)
     return read_plain(text)

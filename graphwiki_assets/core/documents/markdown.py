@@ -10,6 +10,9 @@ front-matter plugin and the template-tag rule), walked once.
 - Links are kept per passage (anchor text, target); images and badges are dropped.
 - Front matter is metadata (its ``title`` names the document); template tags are dropped,
   and the body of a code-bearing pair (``highlight``) with them.
+- MDX (markdown with JSX, as documentation sites write it) is read the same way: a JSX
+  element on its own lines is an HTML block to CommonMark and so never read, and a
+  paragraph that is an ES module statement (``import X from '...'``, ``export ...``) is code.
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ def _parser() -> MarkdownIt:
     )
 
 
-def read_markdown(text: str) -> Document:
+def read_markdown(text: str, mdx: bool = False) -> Document:
     tokens = _parser().parse(text)
     metadata = metadata_of(tokens)
-    walker = _Walker()
+    walker = _Walker(mdx)
     walker.walk(tokens)
     title = metadata.get("title")
     if not isinstance(title, str) or not title.strip():
@@ -49,8 +52,23 @@ def read_markdown(text: str) -> Document:
     )
 
 
+_ESM_KEYWORDS = ("import", "export")
+
+
+def is_module_statement(inline: Token) -> bool:
+    """An MDX paragraph that is an ES module statement: it opens with ``import``/``export``
+    and reads like code (a ``from`` clause, braces or a closing semicolon), not a sentence
+    that happens to start with the word ("Import your charts first.")."""
+    text = inline.content.strip()
+    first = text.split(maxsplit=1)[0] if text else ""
+    if first not in _ESM_KEYWORDS:
+        return False
+    return " from " in text or text.endswith(";") or "{" in text or text.startswith(("export default", "export const"))
+
+
 class _Walker:
-    def __init__(self) -> None:
+    def __init__(self, mdx: bool = False) -> None:
+        self.mdx = mdx
         self.passages: list[Passage] = []
         self.rows: list[TableRow] = []
         self.headings: list[tuple[int, str]] = []  # (level, text) of the open sections
@@ -85,6 +103,8 @@ class _Walker:
             self.first_heading = self.first_heading or text
 
     def _paragraph(self, inline: Token) -> None:
+        if self.mdx and is_module_statement(inline):
+            return
         text, links = self._inline(inline)
         # a paragraph that is nothing but code spans (a log line, a command) is a code sample
         words = any(c.type == "text" and any(ch.isalnum() for ch in c.content) for c in inline.children or [])

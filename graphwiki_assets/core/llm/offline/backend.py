@@ -31,7 +31,7 @@ from graphwiki_assets.core.llm.calls import (
 from graphwiki_assets.core.llm.offline import answer, communities, conflicts, extraction, judge, routing, support
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 
-OFFLINE_LABEL = "offline-rules/v3"
+OFFLINE_LABEL = "offline-rules/v4"
 
 
 def _extract_each(req: ExtractBatchRequest) -> ExtractBatchResponse:

@@ -113,6 +113,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             "topic",
             r"^who\s+(?:is|are|was|were|gets?|got)\s+(?P<type>)(?:mentioned|named|listed|cited|quoted|involved|credited|thanked)\b(?:\s+(?P<rest>.*?))?[?.!]*$",
         ),
+        # "what is X used for": the purpose is what is asked, X is the name
+        ("what_is", r"^what(?:'s|\s+(?:is|are))\s+(?P<a>.+?)\s+(?:(?:used|good|meant|needed)\s+)?for\s*[?.!]*$"),
         ("what_is", r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+(?P<a>.+)"),
         ("what_is", r"^(?:tell\s+me\s+(?:about|more\s+about)|describe|explain|define|summari[sz]e)\s+(?P<a>.+)"),
         ("what_is", r"^what\s+(?:does|do)\s+(?P<a>.+?)\s+(?:mean|do|stand\s+for)\b"),
