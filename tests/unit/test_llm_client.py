@@ -80,6 +80,7 @@ def test_usage_snapshot_diff_and_dict():
         "completion_tokens": 0,
         "retries": 0,
         "failures": 0,
+        "controls_failed": 0,
     }
     assert snap.calls == 3  # a snapshot does not move with the live counters
     assert (snap + (u - snap)).as_dict() == u.as_dict()

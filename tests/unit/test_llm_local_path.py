@@ -79,7 +79,8 @@ def test_the_cap_on_items_per_call_holds_and_the_setting_wins_over_the_server():
         llm = _client(server, max_items_per_call=4, context_tokens=4000)
         judge_pairs(llm, _pairs(20))
         sizes = [len(request_from_messages("judge", body["messages"]).pairs) for body in server.bodies]
-    assert sizes == [4] * 5 and llm.call_sizes.limit("judge", 384) == 4
+    # every call holds at most 4 pairs, one of them the control (core/ingest/judge_control.py)
+    assert max(sizes) == 4 and sum(sizes) - len(sizes) == 20 and llm.call_sizes.limit("judge", 384) == 4
     assert all(body["max_tokens"] <= 4000 for body in server.bodies)
 
 

@@ -151,6 +151,7 @@ def test_good_reply_is_validated_labelled_and_counted(server):
         "completion_tokens": 7,
         "retries": 0,
         "failures": 0,
+        "controls_failed": 0,
     }
     sent = server.requests[0]
     assert sent["model"] == "test-model"
@@ -383,3 +384,36 @@ def test_cache_in_front_of_the_endpoint_saves_the_second_call(server, tmp_path):
     assert again == first and again.backend == "openai:test-model"
     assert len(server.requests) == 1
     assert (llm.usage.calls, llm.usage.cache_hits) == (1, 1)
+
+
+def _two_pairs():
+    from graphwiki_assets.core.llm.calls import EntityView
+
+    harbour = EntityView(name="Harborline", type="Company", context="Harborline runs container terminals.")
+    return [
+        (harbour, EntityView(name="Harborline Inc.", type="Company", context="Harborline Inc. operates ports.")),
+        (harbour, EntityView(name="Harborline Cloud", type="Product", context="A hosting service by Harborline.")),
+    ]
+
+
+def test_a_model_that_calls_the_control_pair_the_same_merges_nothing_from_that_call(server):
+    from graphwiki_assets.core.ingest.judging import judge_pairs
+
+    # pairs 1 and 2 are asked; the control sits between them with id 3
+    server.push(Reply(_verdicts(("1", True), ("3", True), ("2", True))))
+    llm = make_llm(server)
+    verdicts = judge_pairs(llm, _two_pairs())
+    sent = json.loads(server.requests[0]["messages"][1]["content"].split("\n", 1)[1].rsplit("\n", 1)[0])
+    assert [p["pair_id"] for p in sent] == ["1", "3", "2"] and sent[1]["mention"]["name"] == "Vellmar"
+    assert [v.verdict for v in verdicts] == ["DIFFERENT", "DIFFERENT"]
+    assert all(v.confidence == 0.0 and "not acted on" in v.reason for v in verdicts)
+    assert llm.usage.controls_failed == 1
+
+
+def test_a_model_that_tells_the_control_pair_apart_keeps_its_verdicts(server):
+    from graphwiki_assets.core.ingest.judging import judge_pairs
+
+    server.push(Reply(_verdicts(("1", True), ("3", False), ("2", False))))
+    llm = make_llm(server)
+    verdicts = judge_pairs(llm, _two_pairs())
+    assert [v.verdict for v in verdicts] == ["SAME", "DIFFERENT"] and llm.usage.controls_failed == 0

@@ -44,7 +44,8 @@ from graphwiki_assets.core.llm.schemas import response_schema
 
 __all__ = ["LLMError", "LLMUnavailable", "LLMBadOutput", "Usage", "Task", "TASKS", "BaseLLM", "COUNTERS"]
 
-COUNTERS = ("calls", "cache_hits", "prompt_tokens", "completion_tokens", "retries", "failures")
+# controls_failed: judge calls whose control pair was called SAME (core/ingest/judge_control.py)
+COUNTERS = ("calls", "cache_hits", "prompt_tokens", "completion_tokens", "retries", "failures", "controls_failed")
 
 
 @dataclass
@@ -61,6 +62,7 @@ class Usage:
     completion_tokens: int = 0
     retries: int = 0
     failures: int = 0
+    controls_failed: int = 0
     by_task: dict[str, dict[str, int]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
