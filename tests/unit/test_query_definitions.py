@@ -45,3 +45,9 @@ def test_a_near_match_is_the_name_in_another_form_not_a_name_sharing_a_word():
     assert not name_form_of("Docker Swarm", ["docker run"])
     assert not name_form_of("France", ["United States"])
     assert not name_form_of("Zab protocol", ["zap"])
+
+
+def test_a_plural_name_is_defined_by_its_singular():
+    # a concept named after its section ("Tessel Stores") is defined sentence by sentence
+    assert defines("A tessel store is a directory of replicated tessels.", ["Tessel Stores"])
+    assert not defines("A tessel is a unit.", ["Tessel Stores"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from graphwiki_assets.core.normal_forms import singular
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.store.driver import Graph
 
@@ -39,11 +40,22 @@ CANDIDATES = 50
 LEADING = 2  # definitions per concept that lead an answer: more would crowd out the other facts
 
 
+def _forms(names: list[str]) -> set[str]:
+    """Each name, and its singular: a section called "Library Charts" is defined by "A
+    library chart is ..."."""
+    out = set()
+    for name in (n.strip() for n in names):
+        if name:
+            head, _, last = name.rpartition(" ")
+            out |= {name, f"{head} {singular(last)}".strip()}
+    return out
+
+
 def _after_name(text: str, names: list[str]) -> str | None:
-    """What follows the longest of ``names`` that opens ``text``, or None."""
+    """What follows the longest of ``names`` (or a name's singular) that opens ``text``, or None."""
     body = _ARTICLE.sub("", text.strip())
     lowered = body.lower()
-    for name in sorted({n.strip() for n in names if n.strip()}, key=len, reverse=True):
+    for name in sorted(_forms(names), key=len, reverse=True):
         if lowered.startswith(name.lower()):
             rest = body[len(name) :]
             if not rest or rest[0].isalnum():
