@@ -399,14 +399,14 @@ def _two_pairs():
 def test_a_model_that_calls_the_control_pair_the_same_merges_nothing_from_that_call(server):
     from graphwiki_assets.core.ingest.judging import judge_pairs
 
-    # pairs 1 and 2 are asked; the control sits between them with id 3
+    # pairs 1 and 2 are asked; the control (core/ingest/controls.py) sits between them with id 3
     server.push(Reply(_verdicts(("1", True), ("3", True), ("2", True))))
     llm = make_llm(server)
     verdicts = judge_pairs(llm, _two_pairs())
     sent = json.loads(server.requests[0]["messages"][1]["content"].split("\n", 1)[1].rsplit("\n", 1)[0])
     assert [p["pair_id"] for p in sent] == ["1", "3", "2"] and sent[1]["mention"]["name"] == "Vellmar"
     assert [v.verdict for v in verdicts] == ["DIFFERENT", "DIFFERENT"]
-    assert all(v.confidence == 0.0 and "not acted on" in v.reason for v in verdicts)
+    assert all(v.confidence == 0.0 and "failed its control pair" in v.reason for v in verdicts)
     assert llm.usage.controls_failed == 1
 
 
@@ -417,3 +417,22 @@ def test_a_model_that_tells_the_control_pair_apart_keeps_its_verdicts(server):
     llm = make_llm(server)
     verdicts = judge_pairs(llm, _two_pairs())
     assert [v.verdict for v in verdicts] == ["SAME", "DIFFERENT"] and llm.usage.controls_failed == 0
+
+
+def test_a_model_that_calls_the_conflict_control_a_contradiction_disputes_nothing_from_that_call(server):
+    from graphwiki_assets.core.ingest.compared import Existing, Pair
+    from graphwiki_assets.core.ingest.conflicts import ConflictConfig, _ask
+
+    existing = Existing(id="c0", text="Tarn is 40 m deep.", status="current", embedding=[], doc=None)
+    pairs = [Pair(doc=0, claim_id="c1", claim_text="Tarn is 12 m deep.", existing=existing, concept="Tarn", aliases=[])]
+    reply = {"pair_id": "1", "reason": "depths differ", "relation": "contradicts"}
+    control = {"pair_id": "2", "reason": "r", "relation": "contradicts"}
+    server.push(Reply(json.dumps({"verdicts": [control, reply]})))
+    llm = make_llm(server)
+    [verdict] = _ask(llm, pairs, ConflictConfig())
+    assert verdict is not None and verdict.relation == "unrelated" and "failed its control pair" in verdict.reason
+    assert llm.usage.controls_failed == 1
+    server.push(Reply(json.dumps({"verdicts": [{**control, "relation": "unrelated"}, reply]})))
+    llm = make_llm(server)
+    [verdict] = _ask(llm, pairs, ConflictConfig())
+    assert verdict is not None and verdict.relation == "contradicts" and llm.usage.controls_failed == 0

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest import controls, cypher
 from graphwiki_assets.core.ingest.chronology import as_date, hold_reason, newer_of
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.compared import Existing, Pair
@@ -102,22 +102,31 @@ def _pairs(
 
 def _ask(llm: LLMClient, pairs: list[Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:
     size = llm.call_sizes.limit("conflicts", config.pairs_per_call)
+    if not llm.offline:
+        size = max(1, size - 1)  # room for the control pair (core/ingest/controls.py)
     calls = [list(range(i, min(i + size, len(pairs)))) for i in range(0, len(pairs), size)]
 
     def ask(indexes: list[int]) -> dict[str, ConflictVerdict]:
-        request = ConflictRequest(
-            pairs=[
-                ClaimPair(
-                    pair_id=str(n + 1),
-                    concept=pairs[i].concept,
-                    concept_aliases=pairs[i].aliases,
-                    new_claim=pairs[i].claim_text,
-                    existing_claim=pairs[i].existing.text,
-                )
-                for n, i in enumerate(indexes)
-            ]
-        )
-        found = {v.pair_id: v for v in llm.conflicts(request).verdicts}
+        asked = [
+            ClaimPair(
+                pair_id=str(n + 1),
+                concept=pairs[i].concept,
+                concept_aliases=pairs[i].aliases,
+                new_claim=pairs[i].claim_text,
+                existing_claim=pairs[i].existing.text,
+            )
+            for n, i in enumerate(indexes)
+        ]
+        control_id = None
+        if not llm.offline:
+            asked, control_id = controls.with_control(asked, controls.CONFLICT_CONTROL)
+        found = {v.pair_id: v for v in llm.conflicts(ConflictRequest(pairs=asked)).verdicts}
+        if control_id is not None and controls.conflict_failed(found, control_id):
+            llm.usage.add("conflicts", controls_failed=1)
+            controls.log.warning(
+                "conflict call of %d pairs failed its control pair; its contradictions stand down", len(indexes)
+            )
+            found = {k: controls.distrusted_conflict(v) for k, v in found.items()}
         return {f"c{i}": found[str(n + 1)] for n, i in enumerate(indexes) if str(n + 1) in found}
 
     verdicts = ask_all(llm, "conflicts", ask, calls)

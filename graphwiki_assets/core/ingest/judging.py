@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from graphwiki_assets.core.ingest import judge_control
+from graphwiki_assets.core.ingest import controls
 from graphwiki_assets.core.llm.calls import NO_VERDICT, EntityView, JudgePair, JudgeRequest, Verdict
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.halving import ask_all
@@ -80,7 +80,9 @@ def judge_pairs(
     entities = [{entity_key(view) for i in group for view in pairs[i]} for group in groups]
     limit = llm.call_sizes.limit("judge", config.pairs_per_call)
     if not llm.offline:
-        limit = max(1, limit - 1)  # room for the control pair: a model's cap counts every pair it reads
+        limit = max(
+            1, limit - 1
+        )  # room for the control pair (core/ingest/controls.py): a model's cap counts every pair it reads
     calls = _calls(groups, limit, entities)
 
     def ask(indexes: list[int]) -> dict[str, Verdict]:
@@ -90,14 +92,14 @@ def judge_pairs(
         ]
         control_id = None
         if not llm.offline:
-            asked, control_id = judge_control.with_control(asked)
+            asked, control_id = controls.with_control(asked, controls.JUDGE_CONTROL)
         found = {v.pair_id: v for v in llm.judge(JudgeRequest(pairs=asked)).verdicts}
-        if control_id is not None and judge_control.failed(found, control_id):
+        if control_id is not None and controls.judge_failed(found, control_id):
             llm.usage.add("judge", controls_failed=1)
-            judge_control.log.warning(
+            controls.log.warning(
                 "judge call of %d pairs failed its control pair; its SAME verdicts stand down", len(indexes)
             )
-            found = {k: judge_control.distrusted(v) for k, v in found.items()}
+            found = {k: controls.distrusted_judgment(v) for k, v in found.items()}
         return {
             f"p{i}": found[str(n + 1)].model_copy(update={"pair_id": f"p{i}"})
             for n, i in enumerate(indexes)

@@ -44,7 +44,7 @@ from graphwiki_assets.core.llm.schemas import response_schema
 
 __all__ = ["LLMError", "LLMUnavailable", "LLMBadOutput", "Usage", "Task", "TASKS", "BaseLLM", "COUNTERS"]
 
-# controls_failed: judge calls whose control pair was called SAME (core/ingest/judge_control.py)
+# controls_failed: judge or conflict calls that failed their control pair (core/ingest/controls.py)
 COUNTERS = ("calls", "cache_hits", "prompt_tokens", "completion_tokens", "retries", "failures", "controls_failed")
 
 
