@@ -48,7 +48,9 @@ def with_control(pairs: list[P], control: P) -> tuple[list[P], str]:
     while any(p.pair_id == control_id for p in pairs):
         control_id += "c"
     middle = len(pairs) // 2
-    return [*pairs[:middle], control.model_copy(update={"pair_id": control_id}), *pairs[middle:]], control_id
+    asked: list[P] = list(pairs)
+    asked.insert(middle, control.model_copy(update={"pair_id": control_id}))
+    return asked, control_id
 
 
 def judge_failed(found: dict[str, Verdict], control_id: str) -> bool:
