@@ -109,3 +109,14 @@ def cli_env(monkeypatch, settings, tmp_path):
     monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)
     monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password)
     monkeypatch.setenv("GRAPHWIKI_HOME", str(tmp_path))
+
+
+@pytest.fixture
+def workspace(settings, store, embedder, offline_llm, tmp_path):
+    """The service layer over the test graph, with its own home and sources folder (the
+    shared store stays open: the session owns it)."""
+    from dataclasses import replace
+
+    from graphwiki_assets.core.service import Workspace
+
+    return Workspace(replace(settings, home=tmp_path, sources_dir=tmp_path / "sources"), store, embedder, offline_llm)

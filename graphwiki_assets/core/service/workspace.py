@@ -1,0 +1,184 @@
+"""One process's graph, models and LLM, opened once and shared by every request.
+
+The neo4j driver and the embedders are safe to share between threads; what is not safe to
+run twice at once is an ingest in this process, so ingests here take a lock (and, across
+processes, the ingest lease as every writer does)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from graphwiki_assets.core.concepts import concept_card, search_concepts
+from graphwiki_assets.core.config import load_config
+from graphwiki_assets.core.embeddings import Encoder, LazyEmbedder
+from graphwiki_assets.core.llm.client import LLMClient, build_llm
+from graphwiki_assets.core.service.requests import AddSource, AskRequest, BadRequest, NotFound
+from graphwiki_assets.core.settings import Settings
+from graphwiki_assets.core.store.driver import GraphStore
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated(model: type[M], data: Any) -> M:
+    """``data`` as ``model``, or BadRequest with every field's problem in one line."""
+    if isinstance(data, model):
+        return data
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'request'}: {e['msg']}" for e in exc.errors())
+        raise BadRequest(problems) from None
+
+
+@dataclass
+class Workspace:
+    settings: Settings
+    store: GraphStore
+    embedder: Encoder
+    llm: LLMClient
+    _ingesting: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def open(cls, settings: Settings | None = None, warm: bool = True) -> Workspace:
+        settings = settings or Settings.from_env()
+        store = GraphStore(settings.neo4j)
+        workspace = cls(
+            settings, store, LazyEmbedder(settings.embedding_model), build_llm(settings.llm, settings.cache_dir)
+        )
+        if warm:
+            workspace.warm()
+        return workspace
+
+    def warm(self) -> None:
+        """Load the models and reach the graph now, so the first request pays nothing extra."""
+        self.embedder.encode(["graphwiki"])
+        self.store.query("RETURN 1 AS ok")
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------
+
+    def ask(self, request: AskRequest | dict, actor: str = "api") -> dict:
+        """An answer with its shape, technique, citations, claim statuses and flags."""
+        from graphwiki_assets.core.query import ask
+        from graphwiki_assets.core.query.filed import NotFileable, file_answer
+
+        req = validated(AskRequest, request)
+        stale_days = load_config(self.settings.config_path, self.settings.home).config.thresholds.staleness_days
+        try:
+            answer = ask(
+                self.store,
+                self.embedder,
+                self.llm,
+                req.question,
+                hops=req.hops,
+                k=req.k,
+                shape=req.shape,
+                sources_dirs=[self.settings.sources_dir],
+                actor=actor,
+                stale_days=stale_days,
+            )
+        except ValueError as exc:  # an option the query refuses before reading the graph
+            raise BadRequest(str(exc)) from None
+        data = answer.as_dict()
+        data["text"] = answer.text()
+        if req.file:
+            try:
+                data["filed"] = file_answer(self.store, self.embedder, answer, actor=actor)
+            except NotFileable as exc:
+                data["filed"], data["not_filed"] = None, str(exc)
+        return data
+
+    def search(self, text: str, k: int = 10) -> list[dict]:
+        if not 1 <= k <= 100:
+            raise BadRequest("k must be between 1 and 100")
+        try:
+            return [hit.model_dump() for hit in search_concepts(self.store, self.embedder, text, k)]
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+
+    def concept(self, key: str) -> dict:
+        """A concept by id, name or alias, with its claims, related concepts, sources and flags."""
+        card = concept_card(self.store, key)
+        if card is None:
+            raise NotFound(f"no concept is named or has the id {key!r}")
+        return {**card.model_dump(), "flags": card.flags()}
+
+    def overview(self) -> dict:
+        from graphwiki_assets.core.overview import build_overview
+
+        config = load_config(self.settings.config_path, self.settings.home).config
+        view = build_overview(self.store, config)
+        return {**view.as_dict(), "markdown": view.markdown()}
+
+    def impact(self, source: str, depth: int | str | None = 1, flag: bool = False) -> dict:
+        from graphwiki_assets.core.review.impact import UnknownSource, impact, parse_depth
+
+        try:
+            return impact(self.store, source, depth=parse_depth(depth), flag=flag).as_dict()
+        except UnknownSource as exc:
+            raise NotFound(str(exc)) from None
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+
+    def log(self, since: datetime | None = None, action: str | None = None, limit: int = 100) -> list[dict]:
+        from graphwiki_assets.core.audit import read_entries
+
+        if not 1 <= limit <= 10_000:
+            raise BadRequest("limit must be between 1 and 10000")
+        try:
+            return [e.as_dict() for e in read_entries(self.store, since=since, action=action, limit=limit)]
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+
+    # -- writing -----------------------------------------------------------------------
+
+    def source_path(self, request: AddSource) -> Path:
+        return Path(self.settings.sources_dir) / request.name
+
+    def add_source(
+        self, request: AddSource | dict, actor: str = "api", progress: Callable[[str], None] = lambda msg: None
+    ) -> dict:
+        """Write the text under the sources folder and ingest that file like any other (the
+        file stays: the graph's provenance points at it, and the next folder ingest sees
+        it unchanged). Ingests of this process run one at a time; other writers wait for
+        the ingest lease."""
+        req = validated(AddSource, request)
+        path = self.source_path(req)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._ingesting:
+            path.write_text(req.text, encoding="utf-8")
+            progress(f"written {path}")
+            return self.ingest_paths([path], actor=actor, progress=progress)
+
+    def ingest_paths(
+        self, paths: list[Path], actor: str = "api", progress: Callable[[str], None] = lambda msg: None
+    ) -> dict:
+        from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
+        from graphwiki_assets.core.sources import collect
+
+        config = IngestConfig.from_settings(self.settings)
+        files, refused, _ = collect(paths)
+        ingestor = Ingestor(
+            store=self.store, embedder=self.embedder, llm=self.llm, config=config, log=progress, purpose=actor
+        )
+        report = ingest_documents(
+            ingestor,
+            [*refused, *read_paths(files, max_bytes=config.max_bytes)],
+            progress=lambda r: progress(f"{r.status} {r.path} {r.reason}".rstrip()),
+        )
+        return report.as_dict()
