@@ -13,12 +13,17 @@ in fields of a typed result, never as free text addressed to the model."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
+from functools import partial
+from itertools import count
 from typing import Annotated, Any, Literal
 
+import anyio.from_thread
+import anyio.to_thread
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
@@ -156,20 +161,41 @@ def _add_graph_tools(server: MCPServer, workspace: Workspace) -> None:
             return AuditLog.model_validate({"entries": workspace.log(since=since, action=action, limit=limit)})
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    def add_source(
+    async def add_source(
         name: Annotated[
             str, Field(description="a relative file name ending in .md, .html or .txt, e.g. notes/raft.md")
         ],
         text: Annotated[str, Field(description="the document itself, UTF-8 text")],
+        ctx: Context,
     ) -> IngestReport:
         """Add a document to the knowledge base: it is written under the sources folder and
         ingested like any file there (same scope, entity resolution and corroboration rules;
         a concept needs independent sources before it counts as corroborated). Returns the
         ingest report: sources new / unchanged / failed, concepts created or merged, claims,
-        contradictions, and any problem with its reason. The same text again is unchanged."""
+        contradictions, and any problem with its reason. The same text again is unchanged.
+        Sends progress notifications while it runs when the client asks for them."""
+        progress = progress_reporter(ctx)
         with refusals_as_tool_errors():
-            report = workspace.add_source({"name": name, "text": text}, actor=ACTOR, progress=log.info)
+            report = await anyio.to_thread.run_sync(
+                partial(workspace.add_source, {"name": name, "text": text}, actor=ACTOR, progress=progress)
+            )
         return IngestReport.model_validate(report)
+
+
+def progress_reporter(ctx: Context) -> Callable[[str], None]:
+    """An ingest's progress lines, from its worker thread to the log and to the client (as
+    progress notifications; none when the client asked for none). Progress is best effort:
+    a notification that cannot be sent never stops the ingest."""
+    steps = count(1)
+
+    def report(message: str) -> None:
+        log.info(message)
+        try:
+            anyio.from_thread.run(ctx.report_progress, next(steps), None, message)
+        except Exception as exc:  # the client went away, or the session closed mid-ingest
+            log.debug("progress not sent: %s", exc)
+
+    return report
 
 
 def _add_resources(server: MCPServer, workspace: Workspace) -> None:

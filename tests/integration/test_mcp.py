@@ -8,10 +8,12 @@ why while the session goes on."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -56,6 +58,8 @@ async def answers_keep_citations_flags_and_statuses(session: ClientSession) -> N
     status = {fact["id"]: fact["status"] for fact in answer["facts"]}
     assert status["cl-cypher-declarative"] == status["cl-cql-imperative"] == "disputed"
     assert status["cl-cypher-gql"] == "current"
+    # the text a model reads is the same result as data (JSON fields), not prose addressed to it
+    assert json.loads(text_of(result)) == answer
 
 
 async def a_concept_comes_with_its_claims_statuses(session: ClientSession) -> None:
@@ -84,8 +88,16 @@ async def refusals_say_why_and_the_session_goes_on(session: ClientSession) -> No
 
 
 async def an_added_source_is_ingested_and_found(session: ClientSession) -> None:
-    result = await session.call_tool("add_source", {"name": "notes/raft.md", "text": RAFT})
+    progress: list[str] = []
+
+    async def on_progress(step: float, total: float | None, message: str | None) -> None:
+        progress.append(message or "")
+
+    result = await session.call_tool(
+        "add_source", {"name": "notes/raft.md", "text": RAFT}, progress_callback=on_progress
+    )
     assert not result.is_error, text_of(result)
+    assert progress[0].startswith("written ") and progress[0].endswith("raft.md")
     report = result.structured_content
     assert report["sources"]["new"] == 1 and report["sources"]["failed"] == 0 and report["claims"] >= 1
     hits = (await session.call_tool("search_concepts", {"text": "Raft"})).structured_content["hits"]
@@ -167,7 +179,15 @@ def test_an_mcp_session_over_stdio(seed_graph, settings, tmp_path):
 
 
 def test_an_mcp_session_over_streamable_http_mounted_in_an_app(seed_graph, workspace):
-    app = FastAPI()
+    lived: list[str] = []
+
+    @asynccontextmanager
+    async def own_lifespan(app: FastAPI):
+        lived.append("started")
+        yield
+        lived.append("stopped")
+
+    app = FastAPI(lifespan=own_lifespan)
     mount_mcp(app, workspace)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -192,3 +212,4 @@ def test_an_mcp_session_over_streamable_http_mounted_in_an_app(seed_graph, works
         server.should_exit = True
         thread.join(timeout=10)
     assert not thread.is_alive()
+    assert lived == ["started", "stopped"]  # the app's own lifespan ran around the session manager
