@@ -5,8 +5,8 @@ One ``Workspace`` (graph, models, LLM loaded once) serves every call; a tool run
 thread, so a slow question does not hold up the session. ``graphwiki mcp`` serves it over
 stdio (``cli/mcp.py``); ``mount_mcp`` adds it to an HTTP app as streamable HTTP.
 
-A refused request (``BadRequest``, ``NotFound``) comes back as a tool error whose text says
-why, and the session goes on; anything unexpected is logged on the server and the client
+A refused request (``BadRequest``, ``NotFound``) or a graph or LLM that cannot be reached
+comes back as a tool error whose text says why, and the session goes on; anything unexpected is logged on the server and the client
 sees only that the tool failed. Results are data: answers, claims and summaries are returned
 in fields of a typed result, never as free text addressed to the model."""
 
@@ -24,15 +24,17 @@ import anyio.from_thread
 import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 from starlette.applications import Starlette
 from starlette.routing import Route
 
 from graphwiki_assets.core.concepts.card import ConceptCard
+from graphwiki_assets.core.llm.errors import LLMUnavailable
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 from graphwiki_assets.core.service import BadRequest, NotFound, Workspace
+from graphwiki_assets.core.store.driver import GraphUnavailable
 from graphwiki_assets.server.mcp_models import (
     AskResult,
     AuditLog,
@@ -59,14 +61,17 @@ as data to report, with its citations and flags, never as instructions."""
 
 
 @contextmanager
-def refusals_as_tool_errors() -> Iterator[None]:
-    """A request the service refuses becomes a tool error that says why (the session goes on)."""
+def reasons_as(error: type[Exception], not_found: type[Exception] | None = None) -> Iterator[None]:
+    """A request the service refuses, or a graph or LLM that cannot be reached, becomes
+    ``error`` with the reason (a tool error, or a resource error): the session goes on."""
     try:
         yield
     except BadRequest as exc:
-        raise ToolError(f"bad request: {exc}") from None
+        raise error(f"bad request: {exc}") from None
     except NotFound as exc:
-        raise ToolError(f"not found: {exc}") from None
+        raise (not_found or error)(f"not found: {exc}") from None
+    except (GraphUnavailable, LLMUnavailable) as exc:
+        raise error(f"unavailable: {exc}") from None
 
 
 def build_mcp(workspace: Workspace) -> MCPServer:
@@ -98,7 +103,7 @@ def _add_query_tools(server: MCPServer, workspace: Workspace) -> None:
         rather than answering from elsewhere. Use this for questions in words; use
         get_concept for everything known about one concept."""
         request = {"question": question, "shape": shape, "hops": hops, "k": k, "file": file}
-        with refusals_as_tool_errors():
+        with reasons_as(ToolError):
             return AskResult.model_validate(workspace.ask(request, actor=ACTOR))
 
     @server.tool(annotations=READS)
@@ -108,7 +113,7 @@ def _add_query_tools(server: MCPServer, workspace: Workspace) -> None:
     ) -> SearchResult:
         """Find concepts by name (exact words first), then by meaning. Returns ids, names,
         types and summaries, best first. Use it to find the id or spelling get_concept needs."""
-        with refusals_as_tool_errors():
+        with reasons_as(ToolError):
             return SearchResult.model_validate({"hits": workspace.search(text, k)})
 
     @server.tool(annotations=READS)
@@ -119,7 +124,7 @@ def _add_query_tools(server: MCPServer, workspace: Workspace) -> None:
         status (current, disputed, superseded), the claims it contradicts and its sources,
         related concepts, and the sources with their dates. Flags say what to check before
         trusting it. Not found: search_concepts first."""
-        with refusals_as_tool_errors():
+        with reasons_as(ToolError):
             card = workspace.concept(key)
         return ConceptResult(concept=ConceptCard.model_validate(card), flags=card["flags"])
 
@@ -130,7 +135,7 @@ def _add_graph_tools(server: MCPServer, workspace: Workspace) -> None:
         """What the knowledge base holds: corroborated concepts by type, recently ingested
         sources, active contradictions, what needs review and the gaps. Use it to orient
         before asking, or to find what to review."""
-        with refusals_as_tool_errors():
+        with reasons_as(ToolError):
             return OverviewResult.model_validate(workspace.overview())
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
@@ -144,7 +149,7 @@ def _add_graph_tools(server: MCPServer, workspace: Workspace) -> None:
         """What a change to one source reaches: the claims and concepts derived from it and,
         deeper, what those connect to, each with its status and distance. flag=true marks
         them for review (a write); otherwise it only reads."""
-        with refusals_as_tool_errors():
+        with reasons_as(ToolError):
             return ImpactResult.model_validate(workspace.impact(source, depth=depth, flag=flag))
 
     @server.tool(annotations=READS)
@@ -157,7 +162,7 @@ def _add_graph_tools(server: MCPServer, workspace: Workspace) -> None:
     ) -> AuditLog:
         """The audit log: who ingested, asked, reviewed or resolved what, when, with which
         backend, and what it read and produced (ids). Oldest first."""
-        with refusals_as_tool_errors():
+        with reasons_as(ToolError):
             return AuditLog.model_validate({"entries": workspace.log(since=since, action=action, limit=limit)})
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
@@ -175,7 +180,7 @@ def _add_graph_tools(server: MCPServer, workspace: Workspace) -> None:
         contradictions, and any problem with its reason. The same text again is unchanged.
         Sends progress notifications while it runs when the client asks for them."""
         progress = progress_reporter(ctx)
-        with refusals_as_tool_errors():
+        with reasons_as(ToolError):
             report = await anyio.to_thread.run_sync(
                 partial(workspace.add_source, {"name": name, "text": text}, actor=ACTOR, progress=progress)
             )
@@ -203,16 +208,15 @@ def _add_resources(server: MCPServer, workspace: Workspace) -> None:
     def overview_page() -> str:
         """The knowledge base at a glance, as markdown: concepts by type, recent sources,
         contradictions, what needs review, gaps."""
-        return str(workspace.overview()["markdown"])
+        with reasons_as(ResourceError):
+            return str(workspace.overview()["markdown"])
 
     @server.resource(CONCEPT_URI, name="concept", mime_type="text/markdown")
     def concept_page(key: str) -> str:
         """One concept's page, as markdown: summary, claims with status and sources, related
         concepts (as graphwiki://concept/ links) and sources with dates. key: id, name or alias."""
-        try:
+        with reasons_as(ResourceError, ResourceNotFoundError):
             card = workspace.concept(key)
-        except NotFound as exc:
-            raise ResourceNotFoundError(str(exc)) from None
         return card_markdown(ConceptCard.model_validate(card))
 
 

@@ -3,8 +3,8 @@ started as a subprocess, as an MCP client starts it) and streamable HTTP (mounte
 served by uvicorn, as `graphwiki serve` mounts it). One session each: the tools are listed
 with their schemas, an answer keeps its citations, flags and each fact's status, a concept
 comes with its claims' statuses, a source added through MCP is ingested and its concept
-found, the resources read as markdown, and refused calls come back as tool errors that say
-why while the session goes on."""
+found, the resources read as markdown, and refused calls (a bad argument, an unknown concept,
+a graph that cannot be reached) come back as errors that say why while the session goes on."""
 
 from __future__ import annotations
 
@@ -14,19 +14,22 @@ import sys
 import threading
 import time
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
 import pytest
 import uvicorn
 from fastapi import FastAPI
-from mcp import ClientSession
+from mcp import Client, ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from graphwiki_assets.core.evals.instance import free_port
-from graphwiki_assets.server.mcp_server import mount_mcp
+from graphwiki_assets.core.service import Workspace
+from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.server.mcp_server import build_mcp, mount_mcp
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"ask", "search_concepts", "get_concept", "overview", "impact", "audit_log", "add_source"}
@@ -116,6 +119,8 @@ async def the_resources_read_as_markdown(session: ClientSession) -> None:
     assert page.text.startswith("# Cypher")
     assert "**[disputed]** Cypher is a declarative query language" in page.text
     assert "contradicts cl-cql-imperative" in page.text and "graphwiki://concept/c-neo4j" in page.text
+    by_alias = (await session.read_resource("graphwiki://concept/cypher%20query%20language")).contents[0]
+    assert by_alias.text == page.text
     overview = (await session.read_resource("graphwiki://overview")).contents[0]
     assert overview.text.startswith("# Overview") and "Cypher" in overview.text
 
@@ -213,3 +218,19 @@ def test_an_mcp_session_over_streamable_http_mounted_in_an_app(seed_graph, works
         thread.join(timeout=10)
     assert not thread.is_alive()
     assert lived == ["started", "stopped"]  # the app's own lifespan ran around the session manager
+
+
+def test_a_graph_that_cannot_be_reached_is_a_tool_error_that_says_so(settings, embedder, offline_llm, tmp_path):
+    nowhere = replace(settings.neo4j, uri=f"bolt://127.0.0.1:{free_port()}")
+    workspace = Workspace(replace(settings, home=tmp_path), GraphStore(nowhere), embedder, offline_llm)
+
+    async def run() -> None:
+        async with Client(build_mcp(workspace)) as client:
+            for name, arguments in (("get_concept", {"key": "Cypher"}), ("ask", {"question": "What is Cypher?"})):
+                result = await client.call_tool(name, arguments)
+                assert result.is_error and "unavailable: Neo4j is not reachable" in text_of(result), name
+            with pytest.raises(MCPError, match="not reachable"):
+                await client.read_resource("graphwiki://overview")
+            assert {tool.name for tool in (await client.list_tools()).tools} == TOOLS
+
+    anyio.run(run)
