@@ -37,14 +37,22 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.service import Workspace
     from graphwiki_assets.server.mcp_server import build_mcp
 
+    if sys.stdin.isatty():
+        print(
+            "graphwiki mcp speaks the Model Context Protocol on stdin/stdout: an MCP client starts it "
+            '(command "graphwiki", args ["mcp"]). Ctrl-C to stop.',
+            file=sys.stderr,
+        )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s", "%H:%M:%S"))
     logging.basicConfig(level=args.log_level, handlers=[handler], force=True)
-    # Anything printed while the models load would reach the client as a broken message.
-    with contextlib.redirect_stdout(sys.stderr):
-        workspace = Workspace.open()
-    logging.getLogger("graphwiki.mcp").info("graphwiki MCP server ready on stdio")
+    workspace = Workspace.open(warm=False)
     try:
+        workspace.store.query("RETURN 1 AS ok")  # a graph out of reach fails now, not after the models load
+        # Anything printed while the models load would reach the client as a broken message.
+        with contextlib.redirect_stdout(sys.stderr):
+            workspace.warm()
+        logging.getLogger("graphwiki.mcp").info("graphwiki MCP server ready on stdio")
         build_mcp(workspace).run("stdio")
     finally:
         workspace.close()

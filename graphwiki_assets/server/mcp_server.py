@@ -98,8 +98,8 @@ def _add_query_tools(server: MCPServer, workspace: Workspace) -> None:
     ) -> AskResult:
         """Answer a question from the knowledge graph. Returns the answer with every sentence
         cited ([source: ids]), the cited sources, each cited fact with its status, and flags
-        (disputed or superseded claims, facts awaiting review, stale sources). Report the
-        flags with the answer. found=false means the graph holds nothing on it: say so
+        (disputed claims, facts awaiting review or corroboration, stale or possibly outdated
+        sources); superseded claims come as history. Report the flags with the answer. found=false means the graph holds nothing on it: say so
         rather than answering from elsewhere. Use this for questions in words; use
         get_concept for everything known about one concept."""
         request = {"question": question, "shape": shape, "hops": hops, "k": k, "file": file}
@@ -237,7 +237,8 @@ def mount_mcp(app: Starlette, workspace: Workspace, path: str = "/mcp", host: st
     running; so this adds the MCP endpoint as a route of ``app`` and runs the session manager
     inside ``app``'s own lifespan (around whatever lifespan ``app`` already has). Only the
     app's middleware (not route dependencies) guards the endpoint; the session manager runs
-    once per app instance, so the app's lifespan can be entered only once."""
+    once per app instance, so the app's lifespan can be entered only once. ``host``: the
+    address the app is bound to (see ``mcp_http_app``)."""
     mcp_app = mcp_http_app(workspace, path=path, host=host)
     for route in mcp_app.routes:
         if isinstance(route, Route):  # its endpoint is an ASGI app, so the route takes every method
