@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "evals",
     "bench",
     "latency",
+    "mcp",
 ]
 
 

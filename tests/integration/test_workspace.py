@@ -53,6 +53,11 @@ def test_an_answer_keeps_citations_and_claim_status(workspace, seed_graph):
     answer = workspace.ask({"question": "What is Cypher?"})
     assert answer["citations"] and answer["shape"] == "what_is"
     assert any("disputed" in f for f in answer["flags"])
+    status = {fact["id"]: fact["status"] for fact in answer["facts"]}
+    cited = {f for sentence in answer["sentences"] for f in sentence["fact_ids"]}
+    assert set(status) == cited
+    assert status["cl-cypher-declarative"] == status["cl-cql-imperative"] == "disputed"
+    assert status["cl-cypher-gql"] == "current"
 
 
 def test_a_source_given_as_text_is_written_and_ingested_like_a_file(workspace, store):

@@ -229,6 +229,9 @@ class Answer:
     # cited facts whose newest source is older than the staleness age: {fact_id, last_stated}
     outdated: list[dict] = field(default_factory=list)
     sources: list[dict] = field(default_factory=list)
+    # each cited fact once, with its status as the answer marks it ("current", "disputed",
+    # "needs review", "one source", a concept's own status) and its sources: {id, status, sources}
+    facts: list[dict] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
     # where the time went: linking (routing, entity linking, embedding the question),
     # retrieval (the technique's Cypher/GDS and loading the subgraph), synthesis (the rest)

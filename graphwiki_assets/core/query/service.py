@@ -316,6 +316,7 @@ def _unanswered(
 
 def _answer(question, route, linking, retrieval, sub, facts, sentences, text, backend, laps, corpus_tokens) -> Answer:
     citations = list(dict.fromkeys(s for sentence in sentences for s in sentence.source_ids))
+    cited, known = list(dict.fromkeys(f for sentence in sentences for f in sentence.fact_ids)), facts.by_id()
     # provenance is about the sources themselves: all of them are shown, cited or not
     listed = citations + ([s for s in sub.sources if s not in citations] if route.shape == "provenance" else [])
     sources = [
@@ -343,7 +344,7 @@ def _answer(question, route, linking, retrieval, sub, facts, sentences, text, ba
         answer=text,
         sentences=sentences,
         citations=citations,
-        flags=facts.flags_for([f for sentence in sentences for f in sentence.fact_ids]),
+        flags=facts.flags_for(cited),
         retrieved={
             "concepts": list(sub.concepts),
             "claims": list(sub.claims),
@@ -356,11 +357,8 @@ def _answer(question, route, linking, retrieval, sub, facts, sentences, text, ba
         latency_ms=0.0,
         found=True,
         history=facts.history,
-        outdated=[
-            {"fact_id": f, "last_stated": facts.outdated[f]}
-            for f in dict.fromkeys(f for sentence in sentences for f in sentence.fact_ids)
-            if f in facts.outdated
-        ],
+        outdated=[{"fact_id": f, "last_stated": facts.outdated[f]} for f in cited if f in facts.outdated],
         sources=sources,
+        facts=[{"id": f, "status": known[f].status, "sources": known[f].source_ids} for f in cited if f in known],
         details=details,
     ).timed(laps)
