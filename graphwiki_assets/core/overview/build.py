@@ -125,14 +125,23 @@ def build_overview(store: GraphStore, config: SchemaConfig, now: datetime | None
     return view
 
 
-def write_wiki(store: GraphStore, overview: Overview, home: Path, log_entries: int = 200) -> list[Path]:
+def write_wiki(
+    store: GraphStore, overview: Overview, home: Path, log_entries: int = 200, pages: str = ""
+) -> list[Path]:
     """``wiki/index.md`` (the overview) and ``wiki/log.md`` (the newest audit-log entries)."""
-    folder = Path(home) / "wiki"
+    return write_index(store, overview, Path(home) / "wiki", log_entries, pages)
+
+
+def write_index(
+    store: GraphStore, overview: Overview, folder: Path, log_entries: int = 200, pages: str = ""
+) -> list[Path]:
+    """``index.md`` (the overview, then ``pages``: the wiki export's list of its pages) and
+    ``log.md`` (the newest audit-log entries) in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     entries = read_entries(store, limit=log_entries)
     log = ["# Log", "", f"_The newest {len(entries)} entries of the audit log (`graphwiki log`), oldest first._", ""]
     log += [f"- {e.at[:19]} **{e.action}** by {e.actor}: {e.summary}" for e in entries]
     index, log_path = folder / "index.md", folder / "log.md"
-    index.write_text(overview.markdown(), encoding="utf-8")
+    index.write_text(overview.markdown() + (f"\n{pages}" if pages else ""), encoding="utf-8")
     log_path.write_text("\n".join(log) + "\n", encoding="utf-8")
     return [index, log_path]
