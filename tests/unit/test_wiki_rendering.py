@@ -7,6 +7,7 @@ safe file names, unique, and kept from one export to the next."""
 from __future__ import annotations
 
 from graphwiki_assets.core.concepts.card import CardClaim, CardLink, CardOpponent, CardSource, ConceptCard
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 from graphwiki_assets.core.wiki.markup import inline
 from graphwiki_assets.core.wiki.names import Named, assign_stems, safe_stem
 from graphwiki_assets.core.wiki.page import render_page
@@ -24,7 +25,18 @@ def _card(**overrides) -> ConceptCard:
         independent_sources=2,
         updated_at="2026-11-30T10:11:12.000Z",
         claims=[
-            CardClaim(id="k-1", text="Cypher was created for Neo4j.", status="current", sources=["s-a"]),
+            CardClaim(
+                id="k-1", text="Cypher was created for Neo4j.", status="current", sources=["s-a"], independent_sources=2
+            ),
+            CardClaim(
+                id="k-4",
+                text="Cypher has a GQL mode.",
+                status="current",
+                sources=["s-a"],
+                needs_review=True,
+                review_reason=AWAITING_CORROBORATION,
+                independent_sources=1,
+            ),
             CardClaim(
                 id="k-2",
                 text="Cypher is declarative.",
@@ -77,11 +89,13 @@ def test_the_page_has_its_sections_and_claims_with_their_status():
     assert headings(page, 1) == ["Cypher"]
     assert headings(page) == ["Summary", "Claims", "Related", "Sources"]
     claims = section_items(page, "Claims")
-    assert claims[0].startswith("Cypher was created for Neo4j.")  # what holds comes first
-    assert claims[1].startswith("disputed: Cypher is declarative.")
-    assert "contradicts “CQL is imperative.” (disputed)" in claims[1]
-    assert claims[2].startswith("superseded: Cypher 9 is the newest.")
-    assert "superseded by “Cypher was created for Neo4j.”" in claims[2]
+    # what holds comes first; a claim says how many files state it, or that one does so far
+    assert claims[0] == "Cypher has a GQL mode. [1] — one source so far"
+    assert claims[1] == "Cypher was created for Neo4j. [1] — 2 independent sources"
+    assert claims[2].startswith("disputed: Cypher is declarative.")
+    assert "contradicts “CQL is imperative.” (disputed)" in claims[2]
+    assert claims[3].startswith("superseded: Cypher 9 is the newest.")
+    assert "superseded by “Cypher was created for Neo4j.”" in claims[3]
 
 
 def test_citations_number_the_sources_and_the_sources_carry_their_dates():
@@ -91,9 +105,9 @@ def test_citations_number_the_sources_and_the_sources_carry_their_dates():
     assert sources[0] == "Cypher · docs/a.md · dated 2024-05-06 · ingested 2026-11-01 · last seen 2026-11-29"
     assert sources[1] == "Old notes · docs/b.md · superseded · undated · ingested 2025-01-02 · last seen unknown"
     claims = section_items(page, "Claims")
-    assert claims[0].endswith("[1]") and "[2]" in claims[2]
+    assert "[1]" in claims[0] and "[2]" in claims[3]
     # the summary cites the sources still in play, not the superseded version
-    assert "From sources [1]; backed by 3 claim(s) (1 disputed, 1 superseded)" in page
+    assert "From sources [1]; backed by 4 claim(s) (1 disputed, 1 superseded)" in page
 
 
 def test_related_concepts_link_only_to_pages_that_exist():

@@ -29,6 +29,8 @@ class CardClaim(BaseModel):
     text: str
     status: str
     needs_review: bool = False
+    review_reason: str | None = None
+    independent_sources: int = 0  # distinct files stating it, restatements included
     superseded_by: str | None = None
     sources: list[str] = Field(default_factory=list)
     contradicts: list[str] = Field(default_factory=list)

@@ -26,7 +26,8 @@ CALL (c) {{
   OPTIONAL MATCH (cl)-[:CONTRADICTS]-(other:Claim)
   WITH cl, collect(DISTINCT s.id) AS sources, collect(DISTINCT other) AS others
   RETURN collect({{id: cl.id, text: cl.text, status: coalesce(cl.status, 'current'),
-                  needs_review: coalesce(cl.needs_review, false), superseded_by: cl.superseded_by,
+                  needs_review: coalesce(cl.needs_review, false), review_reason: cl.review_reason,
+                  independent_sources: coalesce(cl.independent_sources, 0), superseded_by: cl.superseded_by,
                   sources: sources, contradicts: [o IN others | o.id],
                   opponents: [o IN others | {{id: o.id, text: o.text, status: coalesce(o.status, 'current')}}]}}) AS claims
 }}

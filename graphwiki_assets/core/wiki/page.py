@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import yaml
 
 from graphwiki_assets.core.concepts.card import CardClaim, CardLink, CardSource, ConceptCard
+from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 from graphwiki_assets.core.wiki.markup import image, inline, wiki_link
 
 # Claims in this order: what holds, what is disputed, what a newer claim replaced.
@@ -108,8 +109,12 @@ def _claim_line(claim: CardClaim, numbers: Mapping[str, int], texts: Mapping[str
         line += (
             f" — superseded by “{inline(newer)}”" if newer else f" — superseded by claim {inline(claim.superseded_by)}"
         )
-    if claim.needs_review:
-        line += " — _needs review_"
+    if claim.needs_review and claim.review_reason == AWAITING_CORROBORATION:
+        line += " — _one source so far_"
+    elif claim.needs_review:
+        line += f" — _needs review: {inline(claim.review_reason or 'flagged')}_"
+    elif claim.independent_sources > 1:
+        line += f" — _{claim.independent_sources} independent sources_"
     return line
 
 

@@ -13,7 +13,6 @@ import math
 from collections.abc import Mapping
 
 from graphwiki_assets.core.concepts.card import ConceptCard
-from graphwiki_assets.core.figures import plt, png
 
 PICTURE_VERSION = 1  # bump when the drawing changes, so every picture is drawn again
 NEIGHBOURS = 12  # more labels than this around one circle overlap at this size
@@ -37,6 +36,9 @@ def picture_key(card: ConceptCard, stems: Mapping[str, str]) -> str | None:
 
 def draw_neighbourhood(card: ConceptCard, stems: Mapping[str, str]) -> bytes:
     """The picture as PNG bytes."""
+    # matplotlib loads in most of a second: only an export that draws a picture pays for it
+    from graphwiki_assets.core.figures import plt, png
+
     shown = neighbourhood(card, stems)
     fig, ax = plt.subplots(figsize=(4.2, 4.2))
     heaviest = max((n["weight"] for n in shown), default=1) or 1
