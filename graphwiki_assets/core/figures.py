@@ -13,9 +13,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 __all__ = ["markdown_image", "plt", "png"]
 
 
-def png(fig) -> bytes:
+def png(fig, tight: bool = True) -> bytes:
+    """The figure as PNG bytes, then closed. ``tight`` crops to what is drawn, at the price
+    of drawing the figure twice; a figure laid out to fill its canvas saves that."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight" if tight else None)
     plt.close(fig)
     return buf.getvalue()
 

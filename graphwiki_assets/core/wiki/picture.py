@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from graphwiki_assets.core.concepts.card import ConceptCard
 
-PICTURE_VERSION = 1  # bump when the drawing changes, so every picture is drawn again
+PICTURE_VERSION = 2  # bump when the drawing changes, so every picture is drawn again
 NEIGHBOURS = 12  # more labels than this around one circle overlap at this size
 CENTRE, WITH_PAGE, WITHOUT_PAGE, EDGE = "#2a6f97", "#61a5c2", "#d3d9e0", "#8d99ae"
 
@@ -35,22 +35,28 @@ def picture_key(card: ConceptCard, stems: Mapping[str, str]) -> str | None:
 
 
 def draw_neighbourhood(card: ConceptCard, stems: Mapping[str, str]) -> bytes:
-    """The picture as PNG bytes."""
+    """The picture as PNG bytes. Drawn in one pass: the axes fill a canvas wide enough for
+    the labels (cropping to them would draw it twice), the lines and dots one artist each."""
     # matplotlib loads in most of a second: only an export that draws a picture pays for it
+    from matplotlib.collections import LineCollection
+
     from graphwiki_assets.core.figures import plt, png
 
     shown = neighbourhood(card, stems)
-    fig, ax = plt.subplots(figsize=(4.2, 4.2))
     heaviest = max((n["weight"] for n in shown), default=1) or 1
-    for i, n in enumerate(shown):
-        angle = math.pi / 2 - 2 * math.pi * i / len(shown)
-        x, y = math.cos(angle), math.sin(angle)
-        ax.plot([0, x], [0, y], color=EDGE, linewidth=0.8 + 3.2 * n["weight"] / heaviest, zorder=1)
-        ax.scatter([x], [y], s=160, color=WITH_PAGE if n["page"] else WITHOUT_PAGE, edgecolors="white", zorder=2)
+    angles = [math.pi / 2 - 2 * math.pi * i / len(shown) for i in range(len(shown))]
+    points = [(math.cos(a), math.sin(a)) for a in angles]
+    fig = plt.figure(figsize=(6.0, 3.8))
+    ax = fig.add_axes((0, 0, 1, 1))
+    widths = [0.8 + 3.2 * n["weight"] / heaviest for n in shown]
+    ax.add_collection(LineCollection([[(0, 0), p] for p in points], linewidths=widths, colors=EDGE, zorder=1))
+    colours = [WITH_PAGE if n["page"] else WITHOUT_PAGE for n in shown]
+    ax.scatter([x for x, _ in points], [y for _, y in points], s=160, c=colours, edgecolors="white", zorder=2)
+    for n, (x, y) in zip(shown, points):
         ax.annotate(
             _label(n["name"]),
             (x, y),
-            xytext=(x * 14, y * 14),
+            xytext=(x * 12, y * 12),
             textcoords="offset points",
             ha="left" if x > 0.2 else "right" if x < -0.2 else "center",
             va="bottom" if y > 0.2 else "top" if y < -0.2 else "center",
@@ -58,7 +64,7 @@ def draw_neighbourhood(card: ConceptCard, stems: Mapping[str, str]) -> bytes:
         )
     ax.scatter([0], [0], s=420, color=CENTRE, edgecolors="white", zorder=3)
     ax.annotate(
-        _label(card.name),
+        _label(card.name, 40),
         (0, 0),
         xytext=(0, -16),
         textcoords="offset points",
@@ -69,12 +75,12 @@ def draw_neighbourhood(card: ConceptCard, stems: Mapping[str, str]) -> bytes:
         bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none"},  # readable over the lines
         zorder=4,
     )
-    ax.set(xlim=(-1.6, 1.6), ylim=(-1.5, 1.5), aspect="equal")
+    ax.set(xlim=(-2.45, 2.45), ylim=(-1.55, 1.55), aspect="equal")
     ax.axis("off")
-    return png(fig)
+    return png(fig, tight=False)
 
 
-def _label(name: str, limit: int = 28) -> str:
+def _label(name: str, limit: int = 26) -> str:
     # matplotlib reads $...$ as math; a name is shown as written
     text = name if len(name) <= limit else name[: limit - 1] + "…"
     return text.replace("$", r"\$")
