@@ -14,6 +14,7 @@ import pytest
 from graphwiki_assets.core.config import default_config
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 from graphwiki_assets.core.wiki import WikiError, export_wiki
+from graphwiki_assets.core.wiki.export import LOCK
 from graphwiki_assets.core.wiki.manifest import MANIFEST
 from graphwiki_assets.core.wiki.names import safe_stem
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
@@ -160,7 +161,17 @@ def test_an_unreadable_manifest_stops_the_export_before_it_writes(seed_graph, tm
     (folder / MANIFEST).write_text('{"pages": {"x": {"page": "../../etc/passwd"}}}', encoding="utf-8")
     with pytest.raises(WikiError, match="Remove it to export afresh"):
         export_wiki(seed_graph, CONFIG, folder)
-    assert sorted(p.name for p in folder.iterdir()) == [MANIFEST]
+    assert sorted(p.name for p in folder.iterdir() if p.name != LOCK) == [MANIFEST]
+
+
+def test_an_index_of_ones_own_stops_the_export_before_it_writes(seed_graph, tmp_path):
+    folder = tmp_path / "vault"
+    folder.mkdir()
+    (folder / "index.md").write_text("# My vault\n", encoding="utf-8")
+    with pytest.raises(WikiError, match="move that file, or export to another folder"):
+        export_wiki(seed_graph, CONFIG, folder)
+    assert sorted(p.name for p in folder.iterdir() if p.name != LOCK) == ["index.md"]
+    assert (folder / "index.md").read_text(encoding="utf-8") == "# My vault\n"
 
 
 def test_only_concepts_two_files_state_get_a_page_after_an_ingest(store, embedder, settings, tmp_path):

@@ -18,6 +18,8 @@ from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 PER_TYPE = 20
+# The first lines of index.md and log.md: how a later writer knows the files as these
+INDEX_TITLE, LOG_TITLE = "# Overview", "# Log"
 LIMIT = 20
 
 
@@ -60,7 +62,7 @@ class Overview:
 
     def markdown(self) -> str:
         lines = [
-            "# Overview",
+            INDEX_TITLE,
             "",
             f"_{self.generated_at[:19]} UTC, schema config {self.config_version}. Concepts stated by at least "
             f"{self.corroboration} independent sources; {self.single_source} more rest on one source and "
@@ -139,7 +141,7 @@ def write_index(
     ``log.md`` (the newest audit-log entries) in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     entries = read_entries(store, limit=log_entries)
-    log = ["# Log", "", f"_The newest {len(entries)} entries of the audit log (`graphwiki log`), oldest first._", ""]
+    log = [LOG_TITLE, "", f"_The newest {len(entries)} entries of the audit log (`graphwiki log`), oldest first._", ""]
     log += [f"- {e.at[:19]} **{e.action}** by {e.actor}: {e.summary}" for e in entries]
     index, log_path = folder / "index.md", folder / "log.md"
     index.write_text(overview.markdown() + (f"\n{pages}" if pages else ""), encoding="utf-8")

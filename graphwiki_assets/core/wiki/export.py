@@ -14,7 +14,8 @@ from pathlib import Path
 
 from graphwiki_assets.core.concepts import ConceptCard, concept_cards
 from graphwiki_assets.core.config import SchemaConfig
-from graphwiki_assets.core.overview import build_overview, write_index
+from graphwiki_assets.core.overview import INDEX_TITLE, LOG_TITLE, build_overview, write_index
+from graphwiki_assets.core.processes import file_lock
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 from graphwiki_assets.core.wiki import cypher
@@ -24,6 +25,7 @@ from graphwiki_assets.core.wiki.manifest import (
     PICTURES,
     Manifest,
     PageEntry,
+    WikiError,
     foreign_stems,
     read_manifest,
     write_atomically,
@@ -34,6 +36,7 @@ from graphwiki_assets.core.wiki.page import render_page
 from graphwiki_assets.core.wiki.picture import draw_neighbourhood, picture_key
 
 CARDS_PER_QUERY = 200
+LOCK = ".graphwiki-export.lock"
 
 
 @dataclass
@@ -62,9 +65,19 @@ class ExportReport:
 
 
 def export_wiki(store: GraphStore, config: SchemaConfig, folder: Path, pictures: bool = True) -> ExportReport:
-    """Bring ``folder`` up to date with the graph: pages, pictures, index.md and log.md."""
+    """Bring ``folder`` up to date with the graph: pages, pictures, index.md and log.md.
+    One export at a time per folder (the asset after an ingest and a command may overlap):
+    each reads the manifest the one before it wrote."""
     folder = Path(folder)
-    old = read_manifest(folder)  # an unreadable manifest stops the export before any write
+    with file_lock(folder / LOCK):
+        return _export(store, config, folder, pictures)
+
+
+def _export(store: GraphStore, config: SchemaConfig, folder: Path, pictures: bool) -> ExportReport:
+    # an unreadable manifest, or a note of one's own where the index goes, stops the export
+    # before it writes anything
+    old = read_manifest(folder)
+    _check_index_is_ours(folder)
     rows = store.query(cypher.PAGE_CONCEPTS, awaiting=AWAITING_CORROBORATION)
     concepts = [Named(id=r["id"], name=r["name"] or r["id"], type=r["type"], weight=r["weight"]) for r in rows]
     stems = assign_stems(concepts, {e.id: e.stem for e in old.pages.values()}, foreign_stems(folder, old.owned()))
@@ -80,6 +93,21 @@ def export_wiki(store: GraphStore, config: SchemaConfig, folder: Path, pictures:
     write_manifest(folder, new)
     write_index(store, build_overview(store, config), folder, pages=pages_section(new))
     return report
+
+
+def _check_index_is_ours(folder: Path) -> None:
+    """index.md and log.md are rewritten by every export: only when absent or written by one."""
+    for name, title in (("index.md", INDEX_TITLE), ("log.md", LOG_TITLE)):
+        path = folder / name
+        if not path.is_file():
+            continue
+        with path.open(encoding="utf-8", errors="replace") as text:
+            first = text.readline().rstrip("\n")
+        if first != title:
+            raise WikiError(
+                f"{path} was not written by graphwiki (its first line is not {title!r}) and the export writes "
+                f"its {name} there. Nothing was written: move that file, or export to another folder."
+            )
 
 
 def page_file(stem: str) -> str:
