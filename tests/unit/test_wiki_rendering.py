@@ -111,12 +111,16 @@ def test_citations_number_the_sources_and_the_sources_carry_their_dates():
 
 
 def test_related_concepts_link_only_to_pages_that_exist():
-    page = render_page(_card(), {"c-neo4j": "Neo4j (Database)"})
-    assert wiki_links(page) == ["Neo4j (Database)"]
+    page = render_page(_card(), {"c-neo4j": "Neo4j"})
+    assert wiki_links(page) == ["Neo4j"]
     assert section_items(page, "Related") == [
         "Neo4j — Database, 3 shared claim(s)",
         "GQL — Query Language, 1 shared claim(s)",
     ]
+    # a page named apart from another concept of the same name reads as its page name
+    twin = render_page(_card(), {"c-neo4j": "Neo4j (Database)", "c-gql": "GQL"})
+    assert wiki_links(twin) == ["Neo4j (Database)", "GQL"]
+    assert section_items(twin, "Related")[0] == "Neo4j (Database) — Database, 3 shared claim(s)"
 
 
 def test_text_from_the_graph_is_never_read_as_markup():

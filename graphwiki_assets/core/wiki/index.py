@@ -7,6 +7,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.wiki.manifest import Manifest, WikiError, read_manifest
 from graphwiki_assets.core.wiki.markup import inline, wiki_link
+from graphwiki_assets.core.wiki.names import shown_as
 
 
 def pages_section(manifest: Manifest) -> str:
@@ -19,7 +20,7 @@ def pages_section(manifest: Manifest) -> str:
     lines = ["## Pages", "", f"_{len(entries)} concept pages, by type._", ""]
     for kind, group in groups:
         lines += [f"### {inline(kind)} ({len(group)})", ""]
-        lines += [f"- {wiki_link(e.stem, e.name)}" for e in group]
+        lines += [f"- {wiki_link(e.stem, shown_as(e.name, e.stem))}" for e in group]
         lines.append("")
     return "\n".join(lines)
 

@@ -39,6 +39,12 @@ def safe_stem(text: str) -> str:
     return stem or "untitled"
 
 
+def shown_as(name: str, stem: str) -> str:
+    """How a link to a page reads: the concept's name, or the page name when that tells two
+    concepts of one name apart ("Mercury (Planet)")."""
+    return name if stem == safe_stem(name) else stem
+
+
 def candidates(concept: Named) -> list[str]:
     """The names a concept's page may take, most readable first; the last is unique because
     concept ids are."""

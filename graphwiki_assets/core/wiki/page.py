@@ -15,6 +15,7 @@ import yaml
 from graphwiki_assets.core.concepts.card import CardClaim, CardLink, CardSource, ConceptCard
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 from graphwiki_assets.core.wiki.markup import image, inline, wiki_link
+from graphwiki_assets.core.wiki.names import shown_as
 
 # Claims in this order: what holds, what is disputed, what a newer claim replaced.
 STATUS_ORDER = {"current": 0, "disputed": 1, "superseded": 2}
@@ -127,7 +128,7 @@ def _related(links: list[CardLink], stems: Mapping[str, str]) -> str:
 
 def _related_line(link: CardLink, stems: Mapping[str, str]) -> str:
     stem = stems.get(link.id)
-    name = wiki_link(stem, link.name) if stem else inline(link.name)
+    name = wiki_link(stem, shown_as(link.name, stem)) if stem else inline(link.name)
     details = [inline(link.type)] if link.type else []
     if link.weight:
         details.append(f"{link.weight:g} shared claim(s)")
