@@ -213,3 +213,19 @@ def test_the_wiki_asset_and_the_command_write_the_pages(seed_graph, settings, tm
     code, out = cli("wiki", "export", "--no-pictures")  # $GRAPHWIKI_HOME/wiki by default
     assert code == 0 and (tmp_path / "wiki" / "concepts" / "Neo4j.md").exists()
     assert not (tmp_path / "wiki" / "concepts" / "images").exists()
+    # the overview rewrites the index and keeps the list of pages the export wrote
+    code, _ = cli("overview", "--write")
+    assert code == 0 and "Neo4j" in wiki_links((tmp_path / "wiki" / "index.md").read_text(encoding="utf-8"))
+
+
+def test_a_renamed_concept_moves_to_its_new_page_and_the_links_follow(seed_graph, tmp_path):
+    folder = tmp_path / "wiki"
+    export_wiki(seed_graph, CONFIG, folder)
+    seed_graph.query("MATCH (c:Concept {id: 'c-gql'}) SET c.name = 'ISO GQL'")
+
+    report = export_wiki(seed_graph, CONFIG, folder)
+
+    assert _changed(report, "removed") == {"GQL"} and _changed(report, "new") == {"ISO GQL"}
+    assert _changed(report, "changed") == {"Cypher"}  # the one page that links it
+    assert not (folder / "concepts" / "GQL.md").exists() and not (folder / "concepts" / "images" / "GQL.png").exists()
+    assert "ISO GQL" in wiki_links(_pages(folder)["Cypher"])
