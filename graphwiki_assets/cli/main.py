@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "communities",
     "lint",
     "overview",
+    "wiki",
     "review",
     "log",
     "evals",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from graphwiki_assets.cli.output import add_common, emit
 
@@ -26,12 +27,14 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.overview import build_overview, write_wiki
     from graphwiki_assets.core.settings import Settings
     from graphwiki_assets.core.store.driver import GraphStore
+    from graphwiki_assets.core.wiki import index_pages
 
     settings = Settings.from_env()
     config = load_config(settings.config_path, settings.home).config
     with GraphStore(settings.neo4j) as store:
         view = build_overview(store, config)
-        written = write_wiki(store, view, settings.home) if args.write else []
+        pages = index_pages(Path(settings.home) / "wiki") if args.write else ""
+        written = write_wiki(store, view, settings.home, pages=pages) if args.write else []
     text = view.markdown() + "".join(f"\nwrote {p}" for p in written)
     emit(args, {**view.as_dict(), "written": [str(p) for p in written]}, text)
     return 0

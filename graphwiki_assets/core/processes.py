@@ -1,14 +1,29 @@
 """Background servers this package starts (Neo4j, llama.cpp): their pid files, waiting for
-them to answer, and stopping them by process group."""
+them to answer, and stopping them by process group; and the file lock that lets one process
+at a time fill a cache entry or write a folder."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+
+@contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path``, held for the block; another process waits for it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _is_zombie(pid: int) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwiki_assets.core.evals.plots import plt, png
+from graphwiki_assets.core.figures import plt, png
 
 
 def size_plot(sizes: list[int]) -> bytes:

@@ -16,14 +16,25 @@ from graphwiki_assets.core.store.keys import key_query
 RELATED_ON_A_CARD = 20
 
 
+class CardOpponent(BaseModel):
+    """A claim another claim contradicts, with what it says (it may be about another concept)."""
+
+    id: str
+    text: str = ""
+    status: str = "current"
+
+
 class CardClaim(BaseModel):
     id: str
     text: str
     status: str
     needs_review: bool = False
+    review_reason: str | None = None
+    independent_sources: int = 0  # distinct files stating it, restatements included
     superseded_by: str | None = None
     sources: list[str] = Field(default_factory=list)
     contradicts: list[str] = Field(default_factory=list)
+    opponents: list[CardOpponent] = Field(default_factory=list)
 
 
 class CardLink(BaseModel):
@@ -87,3 +98,9 @@ def concept_card(store: Graph, key: str, related: int = RELATED_ON_A_CARD) -> Co
         return None
     rows = store.query(cypher.CARD, id=concept_id, related=related)
     return ConceptCard.model_validate(rows[0]) if rows else None
+
+
+def concept_cards(store: Graph, ids: list[str], related: int = RELATED_ON_A_CARD) -> list[ConceptCard]:
+    """The cards of the concepts with these ids, in one query (an id no concept has is left out)."""
+    rows = store.query(cypher.CARDS, ids=ids, related=related)
+    return [ConceptCard.model_validate(row) for row in rows]

@@ -17,17 +17,19 @@ CALL (byId) {
 RETURN node.id AS id
 """
 
-CARD = f"""
-MATCH (c:Concept {{id: $id}})
+# A card's body, after a match that binds ``c``; one concept (CARD) or a page of them (CARDS).
+_CARD_OF_C = f"""
 CALL (c) {{
   OPTIONAL MATCH (cl:Claim)-[:ABOUT]->(c)
   WITH cl WHERE cl IS NOT NULL
   OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source)
   OPTIONAL MATCH (cl)-[:CONTRADICTS]-(other:Claim)
-  WITH cl, collect(DISTINCT s.id) AS sources, collect(DISTINCT other.id) AS contradicts
+  WITH cl, collect(DISTINCT s.id) AS sources, collect(DISTINCT other) AS others
   RETURN collect({{id: cl.id, text: cl.text, status: coalesce(cl.status, 'current'),
-                  needs_review: coalesce(cl.needs_review, false), superseded_by: cl.superseded_by,
-                  sources: sources, contradicts: contradicts}}) AS claims
+                  needs_review: coalesce(cl.needs_review, false), review_reason: cl.review_reason,
+                  independent_sources: coalesce(cl.independent_sources, 0), superseded_by: cl.superseded_by,
+                  sources: sources, contradicts: [o IN others | o.id],
+                  opponents: [o IN others | {{id: o.id, text: o.text, status: coalesce(o.status, 'current')}}]}}) AS claims
 }}
 CALL (c) {{
   OPTIONAL MATCH (c)-[r:RELATED_TO]-(n:Concept) WHERE {in_play("n")}
@@ -53,6 +55,9 @@ RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.aliases, []) AS al
        toString(c.updated_at) AS updated_at, claims, related, [p IN part_of WHERE p.id IS NOT NULL] AS part_of,
        sources
 """
+
+CARD = "MATCH (c:Concept {id: $id})" + _CARD_OF_C
+CARDS = "UNWIND $ids AS id MATCH (c:Concept {id: id})" + _CARD_OF_C
 
 SEARCH_BY_NAME = f"""
 CALL db.index.fulltext.queryNodes('concept_names', $query) YIELD node, score

@@ -1,16 +1,11 @@
-"""Eval plots as PNG bytes (matplotlib, Agg: no display), embeddable in Dagster markdown."""
+"""Eval plots as PNG bytes, embeddable in Dagster markdown (the figure helpers are core/figures.py)."""
 
 from __future__ import annotations
 
-import base64
-import io
+from graphwiki_assets.core.evals import metrics, multihop
+from graphwiki_assets.core.figures import markdown_image, plt, png
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from graphwiki_assets.core.evals import metrics, multihop  # noqa: E402
+__all__ = ["COLOURS", "markdown_image", "plt", "png"]
 
 COLOURS = {
     "same": "#2a9d8f",
@@ -22,17 +17,6 @@ COLOURS = {
     "ppr": "#89c2d9",
     "traversal": "#a9d6e5",
 }
-
-
-def png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
-
-
-def markdown_image(png: bytes, alt: str = "plot") -> str:
-    return f"![{alt}](data:image/png;base64,{base64.b64encode(png).decode('ascii')})"
 
 
 def er_plot(result: dict) -> bytes:

@@ -14,7 +14,6 @@ over. A lock file keeps two processes (a CI fixture and a shell) from building i
 
 from __future__ import annotations
 
-import fcntl
 import os
 import platform
 import shutil
@@ -25,8 +24,9 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
+
+from graphwiki_assets.core.processes import file_lock
 
 LLAMA_CPP_PYTHON_VERSION = "0.3.36"
 # About 15 minutes on two quiet cores, over an hour on busy ones; a longer wait than this
@@ -61,18 +61,6 @@ def runtime_dir(cache_root: Path, version: str = LLAMA_CPP_PYTHON_VERSION) -> Pa
 
 def server_binary(cache_root: Path, version: str = LLAMA_CPP_PYTHON_VERSION) -> Path:
     return runtime_dir(cache_root, version) / "bin" / "llama-server"
-
-
-@contextmanager
-def file_lock(path: Path):
-    """An exclusive lock held while one process fills a cache entry."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _toolchain() -> tuple[str, str, str | None]:

@@ -18,6 +18,8 @@ from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
 PER_TYPE = 20
+# The first lines of index.md and log.md: how a later writer knows the files as these
+INDEX_TITLE, LOG_TITLE = "# Overview", "# Log"
 LIMIT = 20
 
 
@@ -60,7 +62,7 @@ class Overview:
 
     def markdown(self) -> str:
         lines = [
-            "# Overview",
+            INDEX_TITLE,
             "",
             f"_{self.generated_at[:19]} UTC, schema config {self.config_version}. Concepts stated by at least "
             f"{self.corroboration} independent sources; {self.single_source} more rest on one source and "
@@ -125,14 +127,23 @@ def build_overview(store: GraphStore, config: SchemaConfig, now: datetime | None
     return view
 
 
-def write_wiki(store: GraphStore, overview: Overview, home: Path, log_entries: int = 200) -> list[Path]:
+def write_wiki(
+    store: GraphStore, overview: Overview, home: Path, log_entries: int = 200, pages: str = ""
+) -> list[Path]:
     """``wiki/index.md`` (the overview) and ``wiki/log.md`` (the newest audit-log entries)."""
-    folder = Path(home) / "wiki"
+    return write_index(store, overview, Path(home) / "wiki", log_entries, pages)
+
+
+def write_index(
+    store: GraphStore, overview: Overview, folder: Path, log_entries: int = 200, pages: str = ""
+) -> list[Path]:
+    """``index.md`` (the overview, then ``pages``: the wiki export's list of its pages) and
+    ``log.md`` (the newest audit-log entries) in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     entries = read_entries(store, limit=log_entries)
-    log = ["# Log", "", f"_The newest {len(entries)} entries of the audit log (`graphwiki log`), oldest first._", ""]
+    log = [LOG_TITLE, "", f"_The newest {len(entries)} entries of the audit log (`graphwiki log`), oldest first._", ""]
     log += [f"- {e.at[:19]} **{e.action}** by {e.actor}: {e.summary}" for e in entries]
     index, log_path = folder / "index.md", folder / "log.md"
-    index.write_text(overview.markdown(), encoding="utf-8")
+    index.write_text(overview.markdown() + (f"\n{pages}" if pages else ""), encoding="utf-8")
     log_path.write_text("\n".join(log) + "\n", encoding="utf-8")
     return [index, log_path]

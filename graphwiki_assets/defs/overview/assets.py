@@ -6,6 +6,7 @@ from pathlib import Path
 import dagster as dg
 
 from graphwiki_assets.core.overview import build_overview, write_wiki
+from graphwiki_assets.core.wiki import index_pages
 from graphwiki_assets.defs.automation import AFTER_INGEST
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
 
@@ -24,7 +25,8 @@ def overview(
     config = graphwiki.load_schema().config
     with neo4j.open() as store:
         view = build_overview(store, config)
-        written = write_wiki(store, view, Path(graphwiki.home).resolve())
+        home = Path(graphwiki.home).resolve()
+        written = write_wiki(store, view, home, pages=index_pages(home / "wiki"))
     context.log.info(f"wrote {', '.join(map(str, written))}")
     return dg.MaterializeResult(
         metadata={
