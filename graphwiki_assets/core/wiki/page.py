@@ -8,7 +8,7 @@ that finds the graph unchanged renders every page byte for byte as before."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import yaml
 
@@ -21,10 +21,17 @@ from graphwiki_assets.core.wiki.names import shown_as
 STATUS_ORDER = {"current": 0, "disputed": 1, "superseded": 2}
 
 
-def render_page(card: ConceptCard, stems: Mapping[str, str], picture: str | None = None) -> str:
+LinkMarkup = Callable[[CardLink], str]
+
+
+def render_page(
+    card: ConceptCard, stems: Mapping[str, str], picture: str | None = None, link: LinkMarkup | None = None
+) -> str:
     """The page of ``card``; ``stems`` maps the id of every concept with a page to its page
     name (a related concept without one is plain text), ``picture`` is the relative path of
-    its neighbourhood image, if it has one."""
+    its neighbourhood image, if it has one. ``link`` writes a related concept's name in
+    another reader's link form (the MCP resource links to ``graphwiki://concept/<id>``)."""
+    link = link or (lambda related: _page_link(related, stems))
     sources = sorted(
         card.sources, key=lambda s: (s.path or "", STATUS_ORDER.get(s.status, 3), s.ingested_at or "", s.id)
     )
@@ -40,8 +47,8 @@ def render_page(card: ConceptCard, stems: Mapping[str, str], picture: str | None
         _claims(card, numbers),
         "## Related",
         *([image(picture, f"Neighbourhood of {card.name}")] if picture else []),
-        _related(card.related, stems),
-        *(["## Part of", _related(card.part_of, stems)] if card.part_of else []),
+        _related(card.related, link),
+        *(["## Part of", _related(card.part_of, link)] if card.part_of else []),
         "## Sources",
         _sources(sources),
     ]
@@ -119,16 +126,20 @@ def _claim_line(claim: CardClaim, numbers: Mapping[str, int], texts: Mapping[str
     return line
 
 
-def _related(links: list[CardLink], stems: Mapping[str, str]) -> str:
+def _related(links: list[CardLink], link: LinkMarkup) -> str:
     if not links:
         return "_No related concept yet._"
     ordered = sorted(links, key=lambda r: (-r.weight, r.name.casefold(), r.id))
-    return "\n".join(_related_line(r, stems) for r in ordered)
+    return "\n".join(_related_line(r, link) for r in ordered)
 
 
-def _related_line(link: CardLink, stems: Mapping[str, str]) -> str:
+def _page_link(link: CardLink, stems: Mapping[str, str]) -> str:
     stem = stems.get(link.id)
-    name = wiki_link(stem, shown_as(link.name, stem)) if stem else inline(link.name)
+    return wiki_link(stem, shown_as(link.name, stem)) if stem else inline(link.name)
+
+
+def _related_line(link: CardLink, markup: LinkMarkup) -> str:
+    name = markup(link)
     details = [inline(link.type)] if link.type else []
     if link.weight:
         details.append(f"{link.weight:g} shared claim(s)")
