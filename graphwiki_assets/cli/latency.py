@@ -27,6 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=5,
         help="with --serve: also time this many `graphwiki ask` processes through the server and in-process",
     )
+    parser.add_argument(
+        "--askers",
+        type=at_least(0),
+        default=8,
+        help="with --serve: then this many HTTP clients ask while the server ingests a source (0: skip; "
+        "the source, passages of another corpus, stays in the graph)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -52,6 +59,13 @@ def run(args: argparse.Namespace) -> int:
             f"`graphwiki ask` processes: median {c['served_median_s']} s through the server, "
             f"{c['in_process_median_s']} s in-process ({c['runs']} each)"
         )
+    if "concurrent" in result:
+        c = result["concurrent"]
+        lines.append(
+            f"{c['askers']} HTTP clients during an ingest: {c['questions']} questions, {c['errors']} errors, "
+            f"p95 {c['total_ms']['p95']} ms; ingest {c['ingest']['status']}, claims "
+            f"{c['ingest']['claims_in_graph']}/{c['ingest']['claims_reported']} in the graph"
+        )
     emit(args, result, "\n".join(lines) or result.get("error", ""))
     return 0
 
@@ -62,7 +76,7 @@ def _served(args: argparse.Namespace) -> dict:
 
     from graphwiki_assets.core.settings import Settings
     from graphwiki_assets.core.store.driver import GraphStore
-    from graphwiki_assets.server.bench import measure_served, time_cli
+    from graphwiki_assets.server.bench import measure_concurrent_served, measure_served, time_cli
     from graphwiki_assets.server.client import TOKEN_ENV, ServerClient, running_server
 
     settings = Settings.from_env()
@@ -74,4 +88,6 @@ def _served(args: argparse.Namespace) -> dict:
         result = measure_served(store, client, per_shape=args.n, seed=args.seed, hops=args.hops, k=args.k)
         if args.cli_runs and "overall" in result:
             result["cli"] = time_cli(store, runs=args.cli_runs, seed=args.seed + 1)
+        if args.askers and "overall" in result:
+            result["concurrent"] = measure_concurrent_served(store, client, askers=args.askers, seed=args.seed + 2)
     return result

@@ -252,11 +252,18 @@ def measure_concurrent(
     with ThreadPoolExecutor(max_workers=config.askers, thread_name_prefix="asker") as pool:
         done = pool.map(lambda share: [_ask(store, embedder, llm, q, config) for q in share], shares)
         results = [r for share in done for r in share]
-    wall = time.perf_counter() - started
+    summary = concurrent_summary(results, config.askers, time.perf_counter() - started)
+    p95 = summary["total_ms"]["p95"]
+    summary["single_p95_ms"] = round(single_p95, 1)
+    summary["p95_ratio"] = round(p95 / single_p95, 2) if single_p95 else None
+    return summary
+
+
+def concurrent_summary(results: list[dict], askers: int, wall: float) -> dict:
+    """Timed answers of askers asking at once: errors, throughput, spread, p95 per shape."""
     ok = [r for r in results if "error" not in r]
-    p95 = percentile([r["ms"] for r in ok], 0.95)
     return {
-        "askers": config.askers,
+        "askers": askers,
         "questions": len(results),
         "errors": len(results) - len(ok),
         "error_samples": sorted({r["error"] for r in results if "error" in r})[:3],
@@ -264,8 +271,6 @@ def measure_concurrent(
         "throughput_qps": round(len(ok) / wall, 2) if wall else 0.0,
         "total_ms": spread([r["ms"] for r in ok]),
         "per_shape_p95_ms": {s: round(percentile([r["ms"] for r in ok if r["shape"] == s], 0.95), 1) for s in SHAPES},
-        "single_p95_ms": round(single_p95, 1),
-        "p95_ratio": round(p95 / single_p95, 2) if single_p95 else None,
     }
 
 
