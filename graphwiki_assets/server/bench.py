@@ -73,7 +73,7 @@ def _ask_process(store: GraphStore, text: str, served: bool, env: Mapping[str, s
 
 def time_cli(store: GraphStore, runs: int = 5, seed: int = 1, env: Mapping[str, str] | None = None) -> dict:
     """`graphwiki ask` as a new process per question, through the server and in-process
-    (other questions than the latency run's, so no answer is a cached one)."""
+    (drawn with another seed than the latency run's, so few meet the server's caches)."""
     _, drawn = drawn_questions(store, per_shape=2 * runs, seed=seed)
     questions = [q.text for q in drawn.single["what_is"]]
     env = os.environ if env is None else env

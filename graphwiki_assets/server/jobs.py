@@ -66,6 +66,15 @@ class Job:
         with self._lock:
             self.lines.append(line)
 
+    def started(self) -> None:
+        with self._lock:
+            self.status, self.started_at = "running", _now()
+
+    def finished(self, report: dict | None = None, error: str | None = None) -> None:
+        with self._lock:
+            self.status = "failed" if error is not None else "done"
+            self.report, self.error, self.finished_at = report, error, _now()
+
     def view(self) -> JobView:
         with self._lock:
             return JobView(
@@ -140,14 +149,11 @@ class JobQueue:
             self._run_one(job)
 
     def _run_one(self, job: Job) -> None:
-        with job._lock:
-            job.status, job.started_at = "running", _now()
+        job.started()
         try:
             report = self._ingest(job.request, job.actor, job.note)
         except Exception as exc:  # one job's failure is its own; the queue goes on
             logger.exception("ingest job %s (%s) failed", job.id, job.request.name)
-            with job._lock:
-                job.status, job.error, job.finished_at = "failed", f"{type(exc).__name__}: {exc}", _now()
+            job.finished(error=f"{type(exc).__name__}: {exc}")
             return
-        with job._lock:
-            job.status, job.report, job.finished_at = "done", report, _now()
+        job.finished(report=report)
