@@ -14,18 +14,80 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hops", type=at_least(0), default=2, help="traversal depth of 'what is X' (default 2)")
     parser.add_argument("--k", type=at_least(1), default=8, help="ranked results per question (default 8)")
+    parser.add_argument(
+        "--serve",
+        nargs="?",
+        const="",
+        metavar="URL",
+        help="ask a running `graphwiki serve` over HTTP instead (default: the one serving this GRAPHWIKI_HOME)",
+    )
+    parser.add_argument(
+        "--cli-runs",
+        type=at_least(0),
+        default=5,
+        help="with --serve: also time this many `graphwiki ask` processes through the server and in-process",
+    )
+    parser.add_argument(
+        "--askers",
+        type=at_least(0),
+        default=8,
+        help="with --serve: then this many HTTP clients ask while the server ingests a source (0: skip; "
+        "the source, passages of another corpus, stays in the graph)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.evals.latency import measure
 
-    with open_services() as (_, store, embedder, llm):
-        result = measure(store, embedder, llm, per_shape=args.n, seed=args.seed, hops=args.hops, k=args.k)
+    if args.serve is not None:
+        result = _served(args)
+    else:
+        with open_services() as (_, store, embedder, llm):
+            result = measure(store, embedder, llm, per_shape=args.n, seed=args.seed, hops=args.hops, k=args.k)
     lines = [
         f"{shape:12} {r['technique'] or '-':28} n={r['n']:3}  p50 {r['p50_ms']:8.1f} ms  p95 {r['p95_ms']:8.1f} ms"
         f"  p99 {r['p99_ms']:8.1f} ms  errors {r['errors']}"
         for shape, r in result.get("shapes", {}).items()
     ]
+    if "overall" in result:
+        o = result["overall"]
+        lines.append(f"{'overall':12} {'':28} n={o['n']:3}  p50 {o['p50']:8.1f} ms  p95 {o['p95']:8.1f} ms")
+    if "cli" in result:
+        c = result["cli"]
+        lines.append(
+            f"`graphwiki ask` processes: median {c['served_median_s']} s through the server, "
+            f"{c['in_process_median_s']} s in-process ({c['runs']} each)"
+        )
+    if "concurrent" in result:
+        c = result["concurrent"]
+        lines.append(
+            f"{c['askers']} HTTP clients during an ingest: {c['questions']} questions, {c['errors']} errors, "
+            f"p95 {c['total_ms']['p95']} ms; ingest {c['ingest']['status']}, claims "
+            f"{c['ingest']['claims_in_graph']}/{c['ingest']['claims_reported']} in the graph"
+        )
     emit(args, result, "\n".join(lines) or result.get("error", ""))
     return 0
+
+
+def _served(args: argparse.Namespace) -> dict:
+    """The same questions asked of a running server; the graph is read only to draw them."""
+    import os
+
+    from graphwiki_assets.core.settings import Settings
+    from graphwiki_assets.core.store.driver import GraphStore
+    from graphwiki_assets.server.bench import measure_concurrent_served, measure_served, time_cli
+    from graphwiki_assets.server.client import TOKEN_ENV, ServerClient, running_server
+
+    settings = Settings.from_env()
+    token = os.environ.get(TOKEN_ENV) or None
+    client = ServerClient(args.serve, token) if args.serve else running_server(settings.home, token, timeout=5.0)
+    if client is None:
+        raise RuntimeError(f"no `graphwiki serve` answers for {settings.home}: start one, or pass --serve URL")
+    with GraphStore(settings.neo4j) as store:
+        result = measure_served(store, client, per_shape=args.n, seed=args.seed, hops=args.hops, k=args.k)
+        if args.cli_runs and "overall" in result:
+            result["cli"] = time_cli(store, runs=args.cli_runs, seed=args.seed + 1)
+        if args.askers and "overall" in result:
+            result["concurrent"] = measure_concurrent_served(store, client, askers=args.askers, seed=args.seed + 2)
+    return result

@@ -28,14 +28,15 @@ COMMAND_MODULES = [
     "evals",
     "bench",
     "latency",
+    "serve",
     "mcp",
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(names: list[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="graphwiki", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if names is None else names:
         try:
             module = importlib.import_module(f"graphwiki_assets.cli.{name}")
         except ModuleNotFoundError as exc:
@@ -57,8 +58,20 @@ def _show_llm_progress() -> None:
         logger.setLevel(logging.INFO)
 
 
+def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
+    """Only the named command's module when the first word names one: importing every area
+    takes about a second, which a question sent to a running server would otherwise pay."""
+    if argv and argv[0] in COMMAND_MODULES:
+        parser = build_parser([argv[0]])
+        commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        if argv[0] in (commands or {}):
+            return parser
+    return build_parser()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = _parser_for(argv)
     args = parser.parse_args(argv)
     _show_llm_progress()
     try:

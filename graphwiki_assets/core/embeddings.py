@@ -171,6 +171,10 @@ class LazyEmbedder:
         return self._loaded
 
     @property
+    def is_loaded(self) -> bool:
+        return self._loaded is not None
+
+    @property
     def dimension(self) -> int:
         return self.loaded.dimension
 

@@ -1,6 +1,6 @@
 """The MCP server through the SDK's own client, over both transports: stdio (`graphwiki mcp`
-started as a subprocess, as an MCP client starts it) and streamable HTTP (mounted in an app
-served by uvicorn, as `graphwiki serve` mounts it). One session each: the tools are listed
+started as a subprocess, as an MCP client starts it) and streamable HTTP (mounted at /mcp in
+the HTTP API's app behind its token, served by uvicorn, as `graphwiki serve` does). One session each: the tools are listed
 with their schemas, an answer keeps its citations, flags and each fact's status, a concept
 comes with its claims' statuses, a source added through MCP is ingested and its concept
 found, the resources read as markdown, and refused calls (a bad argument, an unknown concept,
@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import anyio
+import httpx2
 import pytest
 import uvicorn
 from fastapi import FastAPI
@@ -29,6 +30,7 @@ from mcp.shared.exceptions import MCPError
 from graphwiki_assets.core.evals.instance import free_port
 from graphwiki_assets.core.service import Workspace
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.server.http_app import build_app
 from graphwiki_assets.server.mcp_server import build_mcp, mount_mcp
 
 REPO = Path(__file__).resolve().parents[2]
@@ -183,7 +185,7 @@ def test_an_mcp_session_over_stdio(seed_graph, settings, tmp_path):
     assert (tmp_path / "sources" / "notes" / "raft.md").read_text(encoding="utf-8") == RAFT
 
 
-def test_an_mcp_session_over_streamable_http_mounted_in_an_app(seed_graph, workspace):
+def test_an_mcp_session_over_streamable_http_inside_the_http_api(seed_graph, workspace):
     lived: list[str] = []
 
     @asynccontextmanager
@@ -192,7 +194,8 @@ def test_an_mcp_session_over_streamable_http_mounted_in_an_app(seed_graph, works
         yield
         lived.append("stopped")
 
-    app = FastAPI(lifespan=own_lifespan)
+    token = "a-long-random-secret-for-the-mcp-test"
+    app = build_app(workspace, token=token, lifespans=[own_lifespan])
     mount_mcp(app, workspace)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -203,11 +206,14 @@ def test_an_mcp_session_over_streamable_http_mounted_in_an_app(seed_graph, works
         while not server.started and time.monotonic() < deadline:
             time.sleep(0.05)
         assert server.started
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert httpx2.post(url, json={}).status_code == 401  # the API's token guards MCP too
 
         async def run() -> float:
             with anyio.fail_after(STARTUP_SECONDS + SESSION_SECONDS):
                 async with (
-                    streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write),
+                    httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
+                    streamable_http_client(url, http_client=http) as (read, write),
                     ClientSession(read, write) as session,
                 ):
                     return await one_session(session)

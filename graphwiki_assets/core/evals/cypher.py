@@ -89,3 +89,16 @@ SOURCE_PATHS = """
 MATCH (s:Source)
 RETURN s.id AS id, coalesce(s.paths, [s.path]) AS paths
 """
+
+# -- a source added while a benchmark asks ----------------------------------------------------
+
+SOURCE_CLAIMS_BY_NAME = """
+MATCH (s:Source) WHERE any(p IN coalesce(s.paths, [s.path]) WHERE p ENDS WITH $name)
+OPTIONAL MATCH (c:Claim)-[:DERIVED_FROM]->(s)
+RETURN s.id AS id, count(c) AS claims
+"""
+
+SOURCES_NAMED_LIKE = """
+MATCH (s:Source) WHERE any(p IN coalesce(s.paths, [s.path]) WHERE p CONTAINS $fragment)
+RETURN count(s) AS n
+"""

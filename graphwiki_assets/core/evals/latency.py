@@ -9,18 +9,46 @@ for building the projection and signatures in the untimed warm-up questions.
 from __future__ import annotations
 
 from graphwiki_assets.core.evals import cypher
-from graphwiki_assets.core.evals.query_bench import PHASES, BenchConfig, draw, measure_single, percentile
+from graphwiki_assets.core.evals.query_bench import (
+    PHASES,
+    Answerer,
+    BenchConfig,
+    Drawn,
+    draw,
+    in_process,
+    measure_answers,
+    percentile,
+    spread,
+)
 from graphwiki_assets.core.store.driver import GraphStore
 
-__all__ = ["measure", "percentile"]
+__all__ = ["drawn_questions", "measure", "percentile"]
 
 
-def measure(store: GraphStore, embedder, llm, per_shape: int = 30, seed: int = 0, hops: int = 2, k: int = 8) -> dict:
+def drawn_questions(
+    store: GraphStore, per_shape: int = 30, seed: int = 0, hops: int = 2, k: int = 8
+) -> tuple[BenchConfig, Drawn]:
+    """The questions a latency run asks, per shape, drawn from the graph (seeded)."""
     config = BenchConfig(per_shape=per_shape, warmup=1, seed=seed, hops=hops, k=k)
-    drawn = draw(store, config, set(), extra=False)
-    if not any(drawn.single.values()):
+    return config, draw(store, config, set(), extra=False)
+
+
+def measure(
+    store: GraphStore,
+    embedder=None,
+    llm=None,
+    per_shape: int = 30,
+    seed: int = 0,
+    hops: int = 2,
+    k: int = 8,
+    answer: Answerer | None = None,
+) -> dict:
+    """p50/p95 per shape and over all shapes; ``answer`` asks elsewhere (a server) instead of
+    in this process, where the embedder and LLM are needed."""
+    config, questions = drawn_questions(store, per_shape, seed, hops, k)
+    if not any(questions.single.values()):
         return {"error": "the graph has no connected concepts to ask about"}
-    single, _ = measure_single(store, embedder, llm, drawn, config)
+    single, totals = measure_answers(answer or in_process(store, embedder, llm), questions, config)
     shapes = {
         shape: {
             "technique": s["technique"] if s["n"] else None,
@@ -31,6 +59,7 @@ def measure(store: GraphStore, embedder, llm, per_shape: int = 30, seed: int = 0
             "p95_ms": s["total_ms"]["p95"],
             "p99_ms": s["total_ms"]["p99"],
             "mean_ms": s["total_ms"]["mean"],
+            "answer_p50_ms": s["answer_ms"]["p50"],
             "p95_by_phase_ms": {p: s[f"{p}_ms"]["p95"] for p in PHASES},
         }
         for shape, s in single.items()
@@ -43,4 +72,5 @@ def measure(store: GraphStore, embedder, llm, per_shape: int = 30, seed: int = 0
         "hops": hops,
         "k": k,
         "shapes": shapes,
+        "overall": spread(totals),
     }

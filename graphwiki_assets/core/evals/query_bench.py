@@ -17,9 +17,10 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.query import ask
@@ -159,10 +160,26 @@ def _pairs(
     return pairs
 
 
-def _ask(store: GraphStore, embedder, llm, q: Question, config: BenchConfig) -> dict:
+# What answers one drawn question: returns the answer's fields (found, technique, timings_ms,
+# latency_ms), as an ``Answer``'s attributes or the JSON of a server's answer.
+Answerer = Callable[[Question, BenchConfig], Mapping[str, Any]]
+
+
+def in_process(store: GraphStore, embedder, llm) -> Answerer:
+    """``ask`` in this process, with the question's entities given (the router is skipped)."""
+
+    def answer(q: Question, config: BenchConfig) -> Mapping[str, Any]:
+        found = ask(store, embedder, llm, q.text, shape=q.shape, entities=q.entities, hops=config.hops, k=config.k)
+        return vars(found)
+
+    return answer
+
+
+def timed(answer: Answerer, q: Question, config: BenchConfig) -> dict:
+    """One question end to end as the caller sees it, split by the answer's own phases."""
     started = time.perf_counter()
     try:
-        answer = ask(store, embedder, llm, q.text, shape=q.shape, entities=q.entities, hops=config.hops, k=config.k)
+        found = answer(q, config)
     except Exception as exc:  # a benchmark counts failures; it does not stop at the first
         return {
             "shape": q.shape,
@@ -172,10 +189,15 @@ def _ask(store: GraphStore, embedder, llm, q: Question, config: BenchConfig) -> 
     return {
         "shape": q.shape,
         "ms": (time.perf_counter() - started) * 1000,
-        "found": answer.found,
-        "technique": answer.technique,
-        **{p: answer.timings_ms.get(p, 0.0) for p in PHASES},
+        "found": found["found"],
+        "technique": found["technique"],
+        "answer_ms": found.get("latency_ms") or 0.0,
+        **{p: found["timings_ms"].get(p, 0.0) for p in PHASES},
     }
+
+
+def _ask(store: GraphStore, embedder, llm, q: Question, config: BenchConfig) -> dict:
+    return timed(in_process(store, embedder, llm), q, config)
 
 
 def _summary(shape: str, results: list[dict]) -> dict:
@@ -186,6 +208,7 @@ def _summary(shape: str, results: list[dict]) -> dict:
         "found": sum(bool(r["found"]) for r in ok),
         "errors": len(results) - len(ok),
         "total_ms": spread([r["ms"] for r in ok]),
+        "answer_ms": spread([r["answer_ms"] for r in ok]),  # what ask itself measured: total_ms less any transport
     }
     out.update({f"{p}_ms": spread([r[p] for r in ok]) for p in PHASES})
     out["error_samples"] = sorted({r["error"] for r in results if "error" in r})[:3]
@@ -194,9 +217,14 @@ def _summary(shape: str, results: list[dict]) -> dict:
 
 def measure_single(store: GraphStore, embedder, llm, drawn: Drawn, config: BenchConfig) -> tuple[dict, list[float]]:
     """Per technique, one question at a time; and every timed total, for the mixed p95."""
+    return measure_answers(in_process(store, embedder, llm), drawn, config)
+
+
+def measure_answers(answer: Answerer, drawn: Drawn, config: BenchConfig) -> tuple[dict, list[float]]:
+    """``measure_single`` with any answerer (in this process, or a server over HTTP)."""
     for q in drawn.warmup:
-        _ask(store, embedder, llm, q, config)
-    raw = {shape: [_ask(store, embedder, llm, q, config) for q in qs] for shape, qs in drawn.single.items()}
+        timed(answer, q, config)
+    raw = {shape: [timed(answer, q, config) for q in qs] for shape, qs in drawn.single.items()}
     totals = [r["ms"] for results in raw.values() for r in results if "error" not in r]
     return {shape: _summary(shape, results) for shape, results in raw.items()}, totals
 
@@ -224,11 +252,18 @@ def measure_concurrent(
     with ThreadPoolExecutor(max_workers=config.askers, thread_name_prefix="asker") as pool:
         done = pool.map(lambda share: [_ask(store, embedder, llm, q, config) for q in share], shares)
         results = [r for share in done for r in share]
-    wall = time.perf_counter() - started
+    summary = concurrent_summary(results, config.askers, time.perf_counter() - started)
+    p95 = summary["total_ms"]["p95"]
+    summary["single_p95_ms"] = round(single_p95, 1)
+    summary["p95_ratio"] = round(p95 / single_p95, 2) if single_p95 else None
+    return summary
+
+
+def concurrent_summary(results: list[dict], askers: int, wall: float) -> dict:
+    """Timed answers of askers asking at once: errors, throughput, spread, p95 per shape."""
     ok = [r for r in results if "error" not in r]
-    p95 = percentile([r["ms"] for r in ok], 0.95)
     return {
-        "askers": config.askers,
+        "askers": askers,
         "questions": len(results),
         "errors": len(results) - len(ok),
         "error_samples": sorted({r["error"] for r in results if "error" in r})[:3],
@@ -236,8 +271,6 @@ def measure_concurrent(
         "throughput_qps": round(len(ok) / wall, 2) if wall else 0.0,
         "total_ms": spread([r["ms"] for r in ok]),
         "per_shape_p95_ms": {s: round(percentile([r["ms"] for r in ok if r["shape"] == s], 0.95), 1) for s in SHAPES},
-        "single_p95_ms": round(single_p95, 1),
-        "p95_ratio": round(p95 / single_p95, 2) if single_p95 else None,
     }
 
 

@@ -21,7 +21,7 @@ from graphwiki_assets.core.embeddings import Encoder, LazyEmbedder
 from graphwiki_assets.core.llm.client import LLMClient, build_llm
 from graphwiki_assets.core.service.requests import AddSource, AskRequest, BadRequest, NotFound
 from graphwiki_assets.core.settings import Settings
-from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.driver import GraphStore, GraphUnavailable
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -63,6 +63,22 @@ class Workspace:
 
     def close(self) -> None:
         self.store.close()
+
+    def health(self) -> dict:
+        """Whether the graph answers now, the LLM backend, and whether the models are loaded
+        (a question asked before they are pays for loading them)."""
+        try:
+            self.store.query("RETURN 1 AS ok")
+            graph = {"reachable": True, "uri": self.settings.neo4j.uri}
+        except GraphUnavailable as exc:
+            graph = {"reachable": False, "uri": self.settings.neo4j.uri, "reason": str(exc)}
+        return {
+            "ok": graph["reachable"],
+            "graph": graph,
+            "backend": self.llm.label,
+            "embedding_model": self.settings.embedding_model,
+            "models_loaded": getattr(self.embedder, "is_loaded", True),
+        }
 
     def __enter__(self) -> Workspace:
         return self
