@@ -15,7 +15,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import dagster as dg
+import pytest
 import yaml
+from dagster._core.instance.config import dagster_instance_config
+from dagster._core.workspace.config_schema import ensure_workspace_config
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -98,6 +102,20 @@ def test_the_instance_config_reads_postgres_settings_the_cluster_services_set():
         assert needed <= set(environment), name
         assert environment["DAGSTER_POSTGRES_HOST"] == "postgres"
         assert "/data/dagster/dagster.yaml" in {v.split(":")[1] for v in services[name]["volumes"]}
+
+
+def test_dagster_accepts_the_instance_and_workspace_files(tmp_path, monkeypatch):
+    # Dagster's own config schemas; no Postgres is reached to check them
+    for name in ("DAGSTER_POSTGRES_HOST", "DAGSTER_POSTGRES_USER", "DAGSTER_POSTGRES_PASSWORD", "DAGSTER_POSTGRES_DB"):
+        monkeypatch.setenv(name, "checked")
+    (tmp_path / "dagster.yaml").write_text((ROOT / "deploy" / "dagster.yaml").read_text())
+    config, _ = dagster_instance_config(str(tmp_path))
+    assert config["run_coordinator"]["class"] == "QueuedRunCoordinator"
+    workspace = ROOT / "deploy" / "workspace.yaml"
+    ensure_workspace_config(yaml.safe_load(workspace.read_text()), str(workspace))
+    (tmp_path / "dagster.yaml").write_text("storage:\n  postgress: {}\n")  # misspelt: refused
+    with pytest.raises(dg.DagsterInvalidConfigError):
+        dagster_instance_config(str(tmp_path))
 
 
 def test_every_variable_the_compose_file_reads_is_documented():
