@@ -106,3 +106,13 @@ def test_re_ingesting_a_batch_changes_nothing(store, embedder, settings, tmp_pat
     again = _ingest(store, embedder, llm, paths, batch_size=5).as_dict()
     assert again["sources"]["unchanged"] == 12 and again["llm_calls"] == 0
     assert counts(store) == before
+
+
+def test_the_report_gives_the_time_each_batch_held_the_ingest_lease(store, embedder, settings, tmp_path):
+    paths = write_sources(tmp_path, NOTES)
+    data = _ingest(store, embedder, build_llm(settings.llm, None), paths, batch_size=4).as_dict()
+    lease = data["lease"]
+    assert data["batches"] == 3 and len(lease["per_batch_seconds"]) == 3
+    assert all(s > 0 for s in lease["per_batch_seconds"])
+    assert lease["held_seconds"] == data["stages_seconds"]["lease_held"]
+    assert 0 < lease["share_of_wall"] < 1  # reading, extraction and embedding happen outside it

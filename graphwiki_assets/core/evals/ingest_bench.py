@@ -101,6 +101,7 @@ def run_ingest_bench(
                 for task, c in first["llm_by_task"].items()
             },
             "stages_seconds": first["stages_seconds"],
+            "lease": first["lease"],
             "embedding": first["embedding"],
             "batches": first["batches"],
             "failed": first["sources"]["failed"],

@@ -154,10 +154,13 @@ class Ingestor:
         try:
             for _ in range(3):
                 with lease.held():
+                    held_from = time.perf_counter()
                     try:
                         return self._commit_new(batch, vectors, lease)
                     except LeaseLost:
                         self.log("the ingest lease expired during a batch; redoing it")
+                    finally:
+                        self.times.held(time.perf_counter() - held_from)
         finally:
             self.times.add("lease_wait", lease.waited_s)
         raise LeaseLost("lost the ingest lease three times in a row; is the graph or this machine overloaded?")
@@ -346,6 +349,7 @@ class IngestReport:
     llm: dict = field(default_factory=dict)
     llm_by_task: dict = field(default_factory=dict)
     stages: dict = field(default_factory=dict)
+    lease: dict = field(default_factory=dict)
     embedding: dict = field(default_factory=dict)
     batches: int = 0
     peak_rss_mb: float = 0.0
@@ -381,6 +385,7 @@ class IngestReport:
             "llm": self.llm,
             "llm_by_task": self.llm_by_task,
             "stages_seconds": self.stages,
+            "lease": self.lease,
             "embedding": self.embedding,
             "batches": self.batches,
             "seconds": round(self.seconds, 2),
@@ -461,6 +466,7 @@ def ingest_documents(
         "encode_calls": ingestor.embedder.model_calls - calls_before,
     }
     report.seconds = time.monotonic() - started
+    report.lease = ingestor.times.lease(report.seconds)
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
 
