@@ -12,7 +12,7 @@ from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 
 if TYPE_CHECKING:  # loaded only when a split needs a vector
-    from graphwiki_assets.core.embeddings import Embedder
+    from graphwiki_assets.core.embeddings import Encoder
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -66,17 +66,21 @@ def _store() -> tuple[Settings, GraphStore]:
 
 
 class LazyEmbedder:
-    """Loads the embedding model only if a split actually needs a vector."""
+    """Loads the configured embedder only if a split actually needs a vector, and checks it is
+    the model that made the graph's vectors before the split writes one."""
 
-    def __init__(self, model: str):
-        self.model = model
-        self._embedder: Embedder | None = None
+    def __init__(self, settings: Settings, store: GraphStore):
+        self.settings, self.store = settings, store
+        self._embedder: Encoder | None = None
 
     def __call__(self, text: str) -> list[float]:
         if self._embedder is None:
-            from graphwiki_assets.core.embeddings import load_embedder
+            from graphwiki_assets.core.encoders import build_encoder
+            from graphwiki_assets.core.store.vector_model import check_encoder
 
-            self._embedder = load_embedder(self.model)
+            embedder = build_encoder(self.settings)
+            check_encoder(self.store, embedder)
+            self._embedder = embedder
         return self._embedder.encode_one(text)
 
 
@@ -94,7 +98,7 @@ def run_review(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.review.decide import confirm, reject
 
     settings, store = _store()
-    by, embed = args.by or who(), None if args.no_embed else LazyEmbedder(settings.embedding_model)
+    by, embed = args.by or who(), None if args.no_embed else LazyEmbedder(settings, store)
     decide = {
         "confirm": lambda jid: confirm(store, jid, by=by, reason=args.reason),
         "reject": lambda jid: reject(store, jid, by=by, reason=args.reason, embed=embed),

@@ -42,6 +42,17 @@ def _key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
+def cached_rows(cache: OrderedDict[bytes, np.ndarray], keys: list[bytes], limit: int) -> np.ndarray:
+    """The cached vectors of ``keys`` as rows, those keys marked as just used, the cache then
+    cut to ``limit`` by dropping the least recently used."""
+    out = np.stack([cache[key] for key in keys])
+    for key in keys:
+        cache.move_to_end(key)
+    while len(cache) > limit:
+        cache.popitem(last=False)
+    return out
+
+
 class Encoder(Protocol):
     """What a stage that embeds text needs: an ``Embedder``, or a ``LazyEmbedder`` that
     loads one on first use."""
@@ -108,12 +119,7 @@ class Embedder:
                 self.model_calls += 1
                 for key, vector in zip(todo, fresh):
                     self._cache[key] = vector
-            out = np.stack([self._cache[key] for key in keys])
-            for key in keys:
-                self._cache.move_to_end(key)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return out
+            return cached_rows(self._cache, keys, self._cache_size)
 
     def encode_one(self, text: str) -> list[float]:
         return self.encode([text])[0].tolist()
@@ -191,3 +197,13 @@ class LazyEmbedder:
 
     def encode_one(self, text: str) -> list[float]:
         return self.loaded.encode_one(text)
+
+
+def vector_model_name(encoder: object) -> str | None:
+    """The name the graph records for the model that made its vectors (None: an encoder that
+    names no model). The default model's aliases are one model, so a server running it
+    continues a graph the local copy began."""
+    name = getattr(encoder, "name", None)
+    if not isinstance(name, str):
+        return None
+    return "all-MiniLM-L6-v2" if name.strip().lower() in _ALIASES else name.strip()

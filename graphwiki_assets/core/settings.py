@@ -23,6 +23,9 @@ DEFAULT_LLM_MAX_RETRIES = 4
 DEFAULT_LLM_CONCURRENCY = 8
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_INGEST_BATCH = 32
+# An embeddings service (GRAPHWIKI_EMBEDDINGS_BASE_URL): texts per request, requests in flight.
+DEFAULT_EMBEDDINGS_BATCH = 64
+DEFAULT_EMBEDDINGS_CONCURRENCY = 4
 DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024
 DEFAULT_MAX_CALLS_PER_SOURCE = 400
 # The local llama.cpp server (`graphwiki llm start`, GRAPHWIKI_LLM=local): a CPU answers one
@@ -61,6 +64,11 @@ ENV_VARS = {
     "local_llm.models_dir": "GRAPHWIKI_LLM_MODELS_DIR",
     "local_llm.threads": "GRAPHWIKI_LLM_THREADS",
     "embedding_model": "GRAPHWIKI_EMBEDDING_MODEL",
+    "embeddings.base_url": "GRAPHWIKI_EMBEDDINGS_BASE_URL",
+    "embeddings.api_key": "GRAPHWIKI_EMBEDDINGS_API_KEY",
+    "embeddings.model": "GRAPHWIKI_EMBEDDINGS_MODEL",
+    "embeddings.batch": "GRAPHWIKI_EMBEDDINGS_BATCH",
+    "embeddings.concurrency": "GRAPHWIKI_EMBEDDINGS_CONCURRENCY",
     "ingest_batch": "GRAPHWIKI_INGEST_BATCH",
     "max_source_bytes": "GRAPHWIKI_MAX_SOURCE_BYTES",
     "max_calls_per_source": "GRAPHWIKI_MAX_CALLS_PER_SOURCE",
@@ -123,6 +131,36 @@ class LLMSettings:
     def offline(self) -> bool:
         """No key and no endpoint: use the deterministic offline backend."""
         return not self.api_key and not self.base_url
+
+
+@dataclass(frozen=True)
+class EmbeddingsServiceSettings:
+    """An OpenAI-compatible ``/v1/embeddings`` endpoint; with no base URL, the local model."""
+
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    model: str = DEFAULT_EMBEDDING_MODEL
+    batch: int = DEFAULT_EMBEDDINGS_BATCH  # texts per request
+    concurrency: int = DEFAULT_EMBEDDINGS_CONCURRENCY  # requests in flight at once
+    timeout_s: float = DEFAULT_LLM_TIMEOUT_S  # per request; an embedding request is short
+    max_retries: int = DEFAULT_LLM_MAX_RETRIES  # of 429, 5xx, timeouts, as the LLM path
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.base_url)
+
+
+def _embeddings(env: Mapping[str, str], local_model: str) -> EmbeddingsServiceSettings:
+    """The service's settings; its model defaults to the local model's name, so a server
+    running the same model continues a graph the local model began."""
+    var = ENV_VARS
+    return EmbeddingsServiceSettings(
+        base_url=env.get(var["embeddings.base_url"]) or None,
+        api_key=env.get(var["embeddings.api_key"]) or None,
+        model=env.get(var["embeddings.model"]) or local_model,
+        batch=_positive(env, var["embeddings.batch"], DEFAULT_EMBEDDINGS_BATCH),
+        concurrency=_positive(env, var["embeddings.concurrency"], DEFAULT_EMBEDDINGS_CONCURRENCY),
+    )
 
 
 @dataclass(frozen=True)
@@ -209,6 +247,7 @@ class Settings:
     llm: LLMSettings
     local_llm: LocalLLMSettings = field(default_factory=LocalLLMSettings)
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    embeddings: EmbeddingsServiceSettings = field(default_factory=EmbeddingsServiceSettings)
     ingest_batch: int = DEFAULT_INGEST_BATCH  # sources per ingest batch
     max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES  # larger source files are refused
     max_calls_per_source: int = DEFAULT_MAX_CALLS_PER_SOURCE  # extraction calls one source may spend
@@ -223,6 +262,7 @@ class Settings:
         password = env.get(var["neo4j.password"]) or DEFAULT_PASSWORD
         config = env.get(var["config_path"])
         local = _local_llm(env, home)
+        embedding_model = env.get(var["embedding_model"]) or DEFAULT_EMBEDDING_MODEL
         return cls(
             home=home,
             sources_dir=Path(env.get(var["sources_dir"], home / "sources")).expanduser().resolve(),
@@ -242,7 +282,8 @@ class Settings:
             ),
             llm=_llm(env, local),
             local_llm=local,
-            embedding_model=env.get(var["embedding_model"]) or DEFAULT_EMBEDDING_MODEL,
+            embedding_model=embedding_model,
+            embeddings=_embeddings(env, embedding_model),
             ingest_batch=_positive(env, var["ingest_batch"], DEFAULT_INGEST_BATCH),
             max_source_bytes=_positive(env, var["max_source_bytes"], DEFAULT_MAX_SOURCE_BYTES),
             max_calls_per_source=_positive(env, var["max_calls_per_source"], DEFAULT_MAX_CALLS_PER_SOURCE),

@@ -24,6 +24,8 @@ from graphwiki_assets.core.settings import (
     DEFAULT_BOLT_PORT,
     DEFAULT_DATABASE,
     DEFAULT_EMBEDDING_MODEL,
+    DEFAULT_EMBEDDINGS_BATCH,
+    DEFAULT_EMBEDDINGS_CONCURRENCY,
     DEFAULT_HOME,
     DEFAULT_INGEST_BATCH,
     DEFAULT_LLM_CONCURRENCY,
@@ -35,6 +37,7 @@ from graphwiki_assets.core.settings import (
     DEFAULT_PASSWORD,
     DEFAULT_USERNAME,
     ENV_VARS,
+    EmbeddingsServiceSettings,
     LLMSettings,
     Neo4jSettings,
     Settings,
@@ -67,14 +70,39 @@ class Neo4jResource(dg.ConfigurableResource):
 
 
 class EmbeddingResource(dg.ConfigurableResource):
-    """A sentence-transformers model by name or path."""
+    """A sentence-transformers model by name or path; with a base URL, an OpenAI-compatible
+    embeddings service instead."""
 
     model: str = setting("embedding_model", DEFAULT_EMBEDDING_MODEL, "model name or path")
+    base_url: str | None = setting("embeddings.base_url", None, "embeddings service; none: the local model")
+    api_key: str | None = setting("embeddings.api_key", None, "the embeddings service's API key")
+    service_model: str = setting("embeddings.model", DEFAULT_EMBEDDING_MODEL, "the model the service runs")
+    batch: int = setting("embeddings.batch", DEFAULT_EMBEDDINGS_BATCH, "texts per request to the service")
+    concurrency: int = setting("embeddings.concurrency", DEFAULT_EMBEDDINGS_CONCURRENCY, "requests in flight")
+
+    def service(self) -> EmbeddingsServiceSettings:
+        return EmbeddingsServiceSettings(
+            base_url=self.base_url or None,
+            api_key=self.api_key or None,
+            model=self.service_model,
+            batch=self.batch,
+            concurrency=self.concurrency,
+        )
 
     def embedder(self):
         from graphwiki_assets.core.embeddings import load_embedder
+        from graphwiki_assets.core.embeddings_remote import load_remote_embedder
 
-        return load_embedder(self.model)
+        service = self.service()
+        return load_remote_embedder(service) if service.enabled else load_embedder(self.model)
+
+    def lazy_embedder(self):
+        """The same embedder, its local model loaded on first use."""
+        from graphwiki_assets.core.embeddings import LazyEmbedder
+        from graphwiki_assets.core.embeddings_remote import load_remote_embedder
+
+        service = self.service()
+        return load_remote_embedder(service) if service.enabled else LazyEmbedder(self.model)
 
 
 class LLMResource(dg.ConfigurableResource):
@@ -146,6 +174,7 @@ class GraphwikiConfig(dg.ConfigurableResource):
             neo4j=neo4j.settings(),
             llm=llm.settings(),
             embedding_model=embeddings.model,
+            embeddings=embeddings.service(),
             cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir,
             ingest_batch=self.ingest_batch,
             max_source_bytes=self.max_source_bytes,

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from graphwiki_assets.core.communities import cypher
 from graphwiki_assets.core.communities.detect import CommunityConfig, Partition, detect
 from graphwiki_assets.core.communities.reports import write_reports
+from graphwiki_assets.core.embeddings import vector_model_name
 from graphwiki_assets.core.query.projection import concept_layer, projection_status, with_projection
 from graphwiki_assets.core.query.upkeep import rebuild_projection
 from graphwiki_assets.core.store.driver import GraphStore
@@ -72,7 +73,7 @@ def refresh_communities(
     log: Callable[[str], None] = lambda msg: None,
 ) -> CommunityRun:
     started = time.monotonic()
-    ensure_schema(store, embedder.dimension)
+    ensure_schema(store, embedder.dimension, vector_model_name(embedder))
     status = projection_status(store)
     if not status.exists or status.stale:
         log("the projection is missing or behind the graph: rebuilding it first")

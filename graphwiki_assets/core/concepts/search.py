@@ -8,6 +8,7 @@ from graphwiki_assets.core.concepts import cypher
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.normal_forms import name_key
 from graphwiki_assets.core.store.driver import Graph
+from graphwiki_assets.core.store.vector_model import check_encoder
 
 
 class ConceptHit(BaseModel):
@@ -36,6 +37,7 @@ def search_concepts(store: Graph, embedder: Encoder, text: str, k: int = 10) -> 
         for row in store.query(cypher.SEARCH_BY_NAME, query=query, k=k):
             hits.setdefault(row["id"], ConceptHit(**row))
     if len(hits) < k:
+        check_encoder(store, embedder)
         vector = embedder.encode([text])[0]
         rows = store.query(cypher.SEARCH_BY_MEANING, embedding=vector.tolist(), pool=max(4 * k, 20), k=k)
         for row in rows:

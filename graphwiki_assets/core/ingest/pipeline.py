@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from graphwiki_assets.core.config import SchemaConfig, default_config, load_config
 from graphwiki_assets.core.config.model import Taxonomy
-from graphwiki_assets.core.embeddings import Encoder
+from graphwiki_assets.core.embeddings import Encoder, vector_model_name
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
 from graphwiki_assets.core.ingest.commit import commit_batch, source_text
@@ -110,7 +110,8 @@ class Ingestor:
 
     def ensure_schema(self) -> None:
         if not self._schema_ready:
-            ensure_schema(self.store, self.embedder.dimension)
+            # the embedder's model is checked against (or recorded as) the graph's before any write
+            ensure_schema(self.store, self.embedder.dimension, vector_model_name(self.embedder))
             self._schema_ready = True
 
     # -- stages ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import hashlib
 from neo4j import ManagedTransaction
 
 from graphwiki_assets.core.audit import append_in
+from graphwiki_assets.core.embeddings import vector_model_name
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import Answer, cosine
@@ -47,7 +48,9 @@ def file_answer(store: GraphStore, embedder, answer: Answer, actor: str = "graph
     if not answer.citations:
         raise NotFileable("the answer cites no source; only answers with citations are filed")
     fid = answer_id(answer.question, answer.answer)
-    ensure_schema(store, embedder.dimension)  # a graph older than filed answers has no index for them
+    ensure_schema(
+        store, embedder.dimension, vector_model_name(embedder)
+    )  # a graph older than filed answers has no index for them
     params = dict(
         id=fid,
         question=answer.question,

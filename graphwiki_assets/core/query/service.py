@@ -37,6 +37,7 @@ from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import Answer, Linking, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.routing import route as choose_route
 from graphwiki_assets.core.store.driver import Graph, GraphStore
+from graphwiki_assets.core.store.vector_model import check_encoder
 
 TWO_ENTITIES = ("connect", "compare")
 
@@ -78,6 +79,7 @@ def answer_question(
     route = choose_route(llm, question, shape, entities, type_filter)
     # One read transaction for the question's dozen small queries, closed before the LLM writes.
     with store.reading() as graph:
+        check_encoder(graph, embedder)  # vectors of another model would match by noise
         linking = _link(graph, embedder, question, route, link_config)
         vector = embedder.encode_one(question)
         laps.lap("linking")

@@ -17,7 +17,8 @@ from pydantic import BaseModel, ValidationError
 
 from graphwiki_assets.core.concepts import concept_card, search_concepts
 from graphwiki_assets.core.config import load_config
-from graphwiki_assets.core.embeddings import Encoder, LazyEmbedder
+from graphwiki_assets.core.embeddings import Encoder
+from graphwiki_assets.core.encoders import build_encoder
 from graphwiki_assets.core.llm.client import LLMClient, build_llm
 from graphwiki_assets.core.service.requests import AddSource, AskRequest, BadRequest, NotFound
 from graphwiki_assets.core.settings import Settings
@@ -49,9 +50,7 @@ class Workspace:
     def open(cls, settings: Settings | None = None, warm: bool = True) -> Workspace:
         settings = settings or Settings.from_env()
         store = GraphStore(settings.neo4j)
-        workspace = cls(
-            settings, store, LazyEmbedder(settings.embedding_model), build_llm(settings.llm, settings.cache_dir)
-        )
+        workspace = cls(settings, store, build_encoder(settings), build_llm(settings.llm, settings.cache_dir))
         if warm:
             workspace.warm()
         return workspace

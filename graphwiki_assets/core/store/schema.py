@@ -38,6 +38,11 @@ Nodes
       See core/audit.
   (:Lease {name, holder, host, pid, purpose, acquired_at, expires_at})
       bookkeeping, not knowledge: which writer may resolve and commit right now.
+  (:GraphwikiMeta {name: 'vectors', model, dimension, recorded_at})
+      bookkeeping, not knowledge: the embedding model and dimension that made every
+      ``embedding`` in the graph, recorded by the first writer; a writer or a query with
+      another model is refused (see core/store/vector_model.py). A graph written before
+      the record existed is adopted by the first writer whose dimension fits its indexes.
 
 Relationships
   (Concept|Claim)-[:DERIVED_FROM]->(Source)            provenance: the citation
@@ -62,6 +67,8 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.migrations import migrate
+from graphwiki_assets.core.store.vector_model import CONSTRAINT as VECTOR_MODEL_CONSTRAINT
+from graphwiki_assets.core.store.vector_model import claim_vector_model
 
 STATUSES = ("current", "superseded", "disputed")
 # The review_reason of a concept that one independent source states: kept, linked and
@@ -86,6 +93,7 @@ CONSTRAINTS = [
     "CREATE CONSTRAINT community_id IF NOT EXISTS FOR (n:Community) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT answer_id IF NOT EXISTS FOR (n:Answer) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT log_entry_id IF NOT EXISTS FOR (n:LogEntry) REQUIRE n.id IS UNIQUE",
+    VECTOR_MODEL_CONSTRAINT,
 ]
 
 INDEXES = [
@@ -144,9 +152,10 @@ def create_rule(store: GraphStore, statement: str, **params) -> None:
             raise
 
 
-def ensure_schema(store: GraphStore, dimension: int) -> None:
+def ensure_schema(store: GraphStore, dimension: int, model: str | None = None) -> None:
     """Create constraints and indexes if missing, upgrade a graph an earlier version wrote;
-    refuse a vector index of another dimension."""
+    refuse a vector index of another dimension. With ``model`` (a writer's embedder), record
+    it as the graph's vector model if none is recorded, and refuse it if another is."""
     for statement in CONSTRAINTS + INDEXES:
         create_rule(store, statement)
     for name, label in VECTOR_INDEXES.items():
@@ -165,3 +174,5 @@ def ensure_schema(store: GraphStore, dimension: int) -> None:
         )
     store.query("CALL db.awaitIndexes(300)")
     migrate(store)
+    if model is not None:
+        claim_vector_model(store, model, dimension)

@@ -19,7 +19,6 @@ from typing import Any
 
 import dagster as dg
 
-from graphwiki_assets.core.embeddings import LazyEmbedder
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.pipeline import (
@@ -161,7 +160,7 @@ def extracted_candidates(
     config = _config(graphwiki)
     schema = config.schema
     # the model loads only when a focus asks for it; outside it a source costs no extraction call
-    scope = Scope(schema.purpose, LazyEmbedder(embeddings.model), schema.thresholds.scope_floor)
+    scope = Scope(schema.purpose, embeddings.lazy_embedder(), schema.thresholds.scope_floor)
     candidates, failed = extract_sources(
         client,
         docs,
