@@ -19,9 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPBearer
 
-from graphwiki_assets.core.llm.errors import LLMUnavailable
-from graphwiki_assets.core.service import AddSource, AskRequest, BadRequest, NotFound, Workspace
-from graphwiki_assets.core.store.driver import GraphUnavailable
+from graphwiki_assets.core.service import UNAVAILABLE, AddSource, AskRequest, BadRequest, NotFound, Workspace
 from graphwiki_assets.server.jobs import JobQueue, JobView
 from graphwiki_assets.server.middleware import BearerToken, ErrorsAsJson
 
@@ -106,8 +104,8 @@ def _refusals(app: FastAPI) -> None:
 
     app.add_exception_handler(BadRequest, reply(400))
     app.add_exception_handler(NotFound, reply(404))
-    app.add_exception_handler(GraphUnavailable, reply(503))
-    app.add_exception_handler(LLMUnavailable, reply(503))
+    for unavailable in UNAVAILABLE:
+        app.add_exception_handler(unavailable, reply(503))
     app.add_exception_handler(RequestValidationError, _invalid)
 
 

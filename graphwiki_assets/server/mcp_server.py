@@ -31,10 +31,8 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from graphwiki_assets.core.concepts.card import ConceptCard
-from graphwiki_assets.core.llm.errors import LLMUnavailable
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
-from graphwiki_assets.core.service import BadRequest, NotFound, Workspace
-from graphwiki_assets.core.store.driver import GraphUnavailable
+from graphwiki_assets.core.service import UNAVAILABLE, BadRequest, NotFound, Workspace
 from graphwiki_assets.server.mcp_models import (
     AskResult,
     AuditLog,
@@ -70,7 +68,7 @@ def reasons_as(error: type[Exception], not_found: type[Exception] | None = None)
         raise error(f"bad request: {exc}") from None
     except NotFound as exc:
         raise (not_found or error)(f"not found: {exc}") from None
-    except (GraphUnavailable, LLMUnavailable) as exc:
+    except UNAVAILABLE as exc:
         raise error(f"unavailable: {exc}") from None
 
 

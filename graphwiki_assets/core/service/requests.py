@@ -6,8 +6,12 @@ from pathlib import PurePosixPath
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphwiki_assets.core.embeddings_remote import EmbeddingsUnavailable
+from graphwiki_assets.core.llm.errors import LLMUnavailable
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 from graphwiki_assets.core.sources import SOURCE_SUFFIXES
+from graphwiki_assets.core.store.driver import GraphUnavailable
+from graphwiki_assets.core.store.vector_model import VectorModelMismatch
 
 MAX_QUESTION_CHARS = 2000
 MAX_SOURCE_BYTES = 2_000_000  # the same order as a file the ingest would read whole
@@ -19,6 +23,16 @@ class BadRequest(ValueError):
 
 class NotFound(LookupError):
     """The concept, source or job asked for does not exist."""
+
+
+# What the service cannot do as it is set up (a store, model or endpoint out of reach, or an
+# embedder other than the graph's): a caller can only report it, so adapters answer 503.
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    GraphUnavailable,
+    LLMUnavailable,
+    EmbeddingsUnavailable,
+    VectorModelMismatch,
+)
 
 
 class AskRequest(BaseModel):
