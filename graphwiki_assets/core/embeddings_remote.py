@@ -14,7 +14,6 @@ the first reply (a one-text probe when asked before any call).
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections import OrderedDict
@@ -25,10 +24,8 @@ from typing import Any
 import numpy as np
 
 from graphwiki_assets.core.embeddings import MAX_TEXT_CHARS, _key, cached_rows
-from graphwiki_assets.core.llm.openai_backend import _retry_after
+from graphwiki_assets.core.retries import backoff, retry_after, retryable
 from graphwiki_assets.core.settings import EmbeddingsServiceSettings
-
-_RETRY_STATUS = {408, 409, 429}
 
 
 class EmbeddingsUnavailable(RuntimeError):
@@ -129,11 +126,11 @@ class RemoteEmbedder:
             except (openai.APITimeoutError, openai.APIConnectionError) as e:
                 error, wait = e, None
             except openai.APIStatusError as e:
-                if e.status_code not in _RETRY_STATUS and e.status_code < 500:
+                if not retryable(e.status_code):
                     raise EmbeddingsUnavailable(
                         f"embeddings endpoint {self.endpoint} (model {self.name!r}) refused: HTTP {e.status_code}"
                     ) from e
-                error, wait = e, _retry_after(e)
+                error, wait = e, retry_after(e)
             if attempt >= self.max_retries:
                 raise EmbeddingsUnavailable(
                     f"embeddings endpoint {self.endpoint} (model {self.name!r}) gave up after "
@@ -141,7 +138,7 @@ class RemoteEmbedder:
                 ) from error
             with self._lock:
                 self.retries += 1
-            time.sleep(self._backoff(attempt, wait))
+            time.sleep(backoff(attempt, wait, self.backoff_base, self.backoff_max))
             attempt += 1
 
     def _rows(self, reply: Any, expected: int) -> np.ndarray:
@@ -153,12 +150,6 @@ class RemoteEmbedder:
         with self._lock:
             self.model_calls += 1
         return np.asarray([row.embedding for row in rows], dtype=np.float32)
-
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        delay = self.backoff_base * (2**attempt) * (0.5 + random.random() / 2)
-        if retry_after is not None:
-            delay = max(delay, retry_after)
-        return min(delay, self.backoff_max)
 
 
 @lru_cache(maxsize=4)

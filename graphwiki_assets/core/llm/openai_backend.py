@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import re
 import threading
 import time
@@ -38,6 +37,7 @@ from graphwiki_assets.core.llm.endpoint import server_context
 from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMCallTooLarge, LLMOutputTruncated, LLMUnavailable
 from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm.prompts import Messages, estimate_prompt_tokens, estimate_tokens
+from graphwiki_assets.core.retries import backoff, retry_after, retryable
 from graphwiki_assets.core.settings import LLMSettings
 
 
@@ -48,7 +48,6 @@ def openai_label(model: str) -> str:
 
 log = logging.getLogger("graphwiki.llm")
 
-_RETRY_STATUS = {408, 409, 429}
 _FORMATS = ("json_schema", "json_object_schema", "json_object", "none")
 _SCHEMA, _OBJECT_SCHEMA = 0, 1
 _CONTEXT_MARGIN = 64  # the chat template's own tokens, beyond the estimate of the messages
@@ -177,11 +176,11 @@ class OpenAILLM(BaseLLM):
                     continue
                 if step == "reverted":  # json_schema again, as a retry of its own refusal
                     last_error, delay = refused or e, None
-                elif e.status_code not in _RETRY_STATUS and e.status_code < 500:
+                elif not retryable(e.status_code):
                     self.usage.add(task.name, failures=1)
                     raise LLMUnavailable(f"{self.label}: HTTP {e.status_code}: {_short(e)}") from e
                 else:
-                    last_error, delay = e, _retry_after(e)
+                    last_error, delay = e, retry_after(e)
             else:
                 with self._format_lock:
                     if used == self._format:
@@ -193,7 +192,7 @@ class OpenAILLM(BaseLLM):
                     f"{self.label} {task.name}: gave up after {attempt + 1} attempts: {_short(last_error)}"
                 ) from last_error
             self.usage.add(task.name, retries=1)
-            time.sleep(self._backoff(attempt, delay))
+            time.sleep(backoff(attempt, delay, self.backoff_base, self.backoff_max))
             attempt += 1
 
     def _step_format(self, e: Any, used: int) -> str:
@@ -260,12 +259,6 @@ class OpenAILLM(BaseLLM):
             )
         return content
 
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        delay = self.backoff_base * (2**attempt) * (0.5 + random.random() / 2)
-        if retry_after is not None:
-            delay = max(delay, retry_after)
-        return min(delay, self.backoff_max)
-
 
 def _parse(task: Task, content: str) -> tuple[Any, str | None]:
     """(validated response, None), or (None, what is wrong with the reply)."""
@@ -290,14 +283,6 @@ def _parse(task: Task, content: str) -> tuple[Any, str | None]:
 
 def _about_format(e: Exception) -> bool:
     return bool(re.search(r"response_format|json_schema|json_object|structured|schema", _short(e), re.IGNORECASE))
-
-
-def _retry_after(e: Any) -> float | None:
-    try:
-        value = e.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, TypeError, ValueError):
-        return None
 
 
 def _short(e: Exception | None) -> str:
