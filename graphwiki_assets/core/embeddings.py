@@ -23,6 +23,7 @@ from typing import Protocol
 import numpy as np
 
 from graphwiki_assets.core.embeddings_onnx import SMALL_CALL, OnnxShortTexts, load_short_texts
+from graphwiki_assets.core.settings import DEFAULT_EMBEDDING_MODEL
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
@@ -206,4 +207,4 @@ def vector_model_name(encoder: object) -> str | None:
     name = getattr(encoder, "name", None)
     if not isinstance(name, str):
         return None
-    return "all-MiniLM-L6-v2" if name.strip().lower() in _ALIASES else name.strip()
+    return DEFAULT_EMBEDDING_MODEL if name.strip().lower() in _ALIASES else name.strip()

@@ -90,19 +90,15 @@ class EmbeddingResource(dg.ConfigurableResource):
         )
 
     def embedder(self):
-        from graphwiki_assets.core.embeddings import load_embedder
-        from graphwiki_assets.core.embeddings_remote import load_remote_embedder
+        from graphwiki_assets.core.encoders import encoder_for
 
-        service = self.service()
-        return load_remote_embedder(service) if service.enabled else load_embedder(self.model)
+        return encoder_for(self.service(), self.model, lazy=False)
 
     def lazy_embedder(self):
         """The same embedder, its local model loaded on first use."""
-        from graphwiki_assets.core.embeddings import LazyEmbedder
-        from graphwiki_assets.core.embeddings_remote import load_remote_embedder
+        from graphwiki_assets.core.encoders import encoder_for
 
-        service = self.service()
-        return load_remote_embedder(service) if service.enabled else LazyEmbedder(self.model)
+        return encoder_for(self.service(), self.model)
 
 
 class LLMResource(dg.ConfigurableResource):

@@ -146,10 +146,8 @@ def docs_eval(
 
 def eval_clients(settings: Settings):
     """(embedder, llm) for an eval: the user's model and backend, the eval instance's LLM cache."""
-    from graphwiki_assets.core.embeddings import load_embedder
     from graphwiki_assets.core.encoders import build_encoder
     from graphwiki_assets.core.llm.client import build_llm
 
     # the loaded local model, not a lazy one: an eval times the model apart from its loading
-    embedder = build_encoder(settings) if settings.embeddings.enabled else load_embedder(settings.embedding_model)
-    return embedder, build_llm(settings.llm, eval_settings(settings).cache_dir)
+    return build_encoder(settings, lazy=False), build_llm(settings.llm, eval_settings(settings).cache_dir)
