@@ -26,6 +26,17 @@ def file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (someone else's counts: it is alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _is_zombie(pid: int) -> bool:
     """A server started by this process lingers as a zombie after exit until reaped."""
     try:
@@ -47,13 +58,7 @@ def live_pid(pid_file: Path) -> int | None:
         pid = int(pid_file.read_text().strip())
     except (FileNotFoundError, ValueError):
         return None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        return pid
-    return None if _is_zombie(pid) else pid
+    return pid if pid_alive(pid) and not _is_zombie(pid) else None
 
 
 def wait_until(ready: Callable[[], bool], timeout_s: float, proc: subprocess.Popen | None = None) -> bool:

@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graphwiki_assets.core.processes import pid_alive
+
 DISCOVERY_FILE = "serve.json"
 TOKEN_ENV = "GRAPHWIKI_SERVE_TOKEN"
 PROBE_SECONDS = 0.5  # a server busy for longer than this is treated as absent
@@ -67,15 +69,7 @@ def read_discovery(home: Path) -> dict | None:
 
 
 def _alive(pid: Any) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: alive
-        return True
-    return True
+    return isinstance(pid, int) and pid > 0 and pid_alive(pid)
 
 
 @dataclass(frozen=True)

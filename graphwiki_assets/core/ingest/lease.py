@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from neo4j import ManagedTransaction
 
 from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.processes import pid_alive
 from graphwiki_assets.core.store.driver import GraphStore, rows
 
 LEASE_NAME = "ingest"
@@ -47,16 +48,6 @@ class LeaseTimeout(RuntimeError):
 
 class LeaseLost(RuntimeError):
     """The lease expired while its holder worked; the holder must not commit."""
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class IngestLease:
@@ -84,7 +75,7 @@ class IngestLease:
         free = (
             current["holder"] in (None, self.holder)
             or current["expired"]
-            or (current["host"] == self.host and current["pid"] is not None and not _alive(current["pid"]))
+            or (current["host"] == self.host and current["pid"] is not None and not pid_alive(current["pid"]))
         )
         if not free:
             return current
