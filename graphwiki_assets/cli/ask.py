@@ -76,16 +76,14 @@ def _print_answer(args: argparse.Namespace, data: dict, text: str) -> int:
 
 def _ask_here(args: argparse.Namespace) -> int:
     from graphwiki_assets.cli.services import open_services
-    from graphwiki_assets.core.config import load_config
-    from graphwiki_assets.core.query import ask
-    from graphwiki_assets.core.query.filed import NotFileable, file_answer
     from graphwiki_assets.core.query.upkeep import refresh_query_state
+    from graphwiki_assets.core.service.answering import answer_as_data
 
     with open_services() as (settings, store, embedder, llm):
         if args.refresh:
             refresh_query_state(store)
-        stale_days = load_config(settings.config_path, settings.home).config.thresholds.staleness_days
-        answer = ask(
+        data = answer_as_data(
+            settings,
             store,
             embedder,
             llm,
@@ -93,14 +91,7 @@ def _ask_here(args: argparse.Namespace) -> int:
             hops=args.hops,
             k=args.k,
             shape=args.shape,
-            sources_dirs=[settings.sources_dir],
+            file=args.file,
             actor=who(),
-            stale_days=stale_days,
         )
-        data = answer.as_dict()
-        if args.file:
-            try:
-                data["filed"] = file_answer(store, embedder, answer, actor=who())
-            except NotFileable as exc:
-                data["filed"], data["not_filed"] = None, str(exc)
-    return _print_answer(args, data, answer.text())
+    return _print_answer(args, data, data.pop("text"))

@@ -20,6 +20,7 @@ from graphwiki_assets.core.config import load_config
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.encoders import build_encoder
 from graphwiki_assets.core.llm.client import LLMClient, build_llm
+from graphwiki_assets.core.service.answering import answer_as_data
 from graphwiki_assets.core.service.requests import AddSource, AskRequest, BadRequest, NotFound
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore, GraphUnavailable
@@ -89,13 +90,10 @@ class Workspace:
 
     def ask(self, request: AskRequest | dict, actor: str = "api") -> dict:
         """An answer with its shape, technique, citations, claim statuses and flags."""
-        from graphwiki_assets.core.query import ask
-        from graphwiki_assets.core.query.filed import NotFileable, file_answer
-
         req = validated(AskRequest, request)
-        stale_days = load_config(self.settings.config_path, self.settings.home).config.thresholds.staleness_days
         try:
-            answer = ask(
+            return answer_as_data(
+                self.settings,
                 self.store,
                 self.embedder,
                 self.llm,
@@ -103,20 +101,11 @@ class Workspace:
                 hops=req.hops,
                 k=req.k,
                 shape=req.shape,
-                sources_dirs=[self.settings.sources_dir],
+                file=req.file,
                 actor=actor,
-                stale_days=stale_days,
             )
         except ValueError as exc:  # an option the query refuses before reading the graph
             raise BadRequest(str(exc)) from None
-        data = answer.as_dict()
-        data["text"] = answer.text()
-        if req.file:
-            try:
-                data["filed"] = file_answer(self.store, self.embedder, answer, actor=actor)
-            except NotFileable as exc:
-                data["filed"], data["not_filed"] = None, str(exc)
-        return data
 
     def search(self, text: str, k: int = 10) -> list[dict]:
         if not 1 <= k <= 100:
