@@ -10,6 +10,8 @@
   encoder's rate alone on this machine: the least time any ingest that embeds them needs.
 - ``graphwiki bench backfill [--limit 200]``: the same files through ``graphwiki ingest`` and
   through a Dagster backfill run by a real webserver and daemon; the two times and their ratio.
+- ``graphwiki bench workers``: ingest throughput with 1, 2, 4, 8 workers against chat and
+  embeddings endpoints that only sleep, and the ceiling the ingest lease sets (``bench_workers.py``).
 - ``graphwiki bench generate --concepts N`` and ``graphwiki bench query``: generated graphs
   and query latency (``bench_query.py``).
 """
@@ -22,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from graphwiki_assets.cli import bench_query
+from graphwiki_assets.cli import bench_query, bench_workers
 from graphwiki_assets.cli.output import add_common, at_least
 
 
@@ -74,6 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     floor.add_argument("--sample", type=at_least(1), default=300, help="sources per timed encoder run (default 300)")
     floor.set_defaults(handler=run_embed_floor)
     bench_query.register(kinds, add_common)
+    bench_workers.register(kinds, add_common)
 
 
 def run_embed_floor(args: argparse.Namespace) -> int:

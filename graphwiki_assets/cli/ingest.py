@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from itertools import chain
 from pathlib import Path
 
 from graphwiki_assets.cli.output import add_common, emit
@@ -18,14 +19,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("ingest", help="ingest files or folders into the graph"))
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the sources folder)")
     parser.add_argument("--batch", type=int, help="sources per batch (default: GRAPHWIKI_INGEST_BATCH or 32)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="processes that extract and embed batches side by side; commits stay one at a time "
+        "(default: GRAPHWIKI_INGEST_WORKERS or 1)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.batch is not None and args.batch < 1:
-        print("graphwiki ingest: --batch must be at least 1", file=sys.stderr)
-        return 2
+    for flag in ("batch", "workers"):
+        if getattr(args, flag) is not None and getattr(args, flag) < 1:
+            print(f"graphwiki ingest: --{flag} must be at least 1", file=sys.stderr)
+            return 2
     settings = Settings.from_env()
+    workers = args.workers or settings.ingest_workers
     config = IngestConfig.from_settings(settings)  # a bad schema config stops here, before any write
     with open_services(settings) as (settings, store, embedder, llm):
         files, refused, named = collect(args.paths or [settings.sources_dir])
@@ -45,9 +54,14 @@ def run(args: argparse.Namespace) -> int:
         progress = (
             None if args.json else (lambda r: print(f"  {r.status:9} {r.path} {r.reason}".rstrip(), file=sys.stderr))
         )
-        report = ingest_documents(
-            ingestor, [*refused, *read_paths(files, max_bytes=config.max_bytes)], progress=progress
-        )
+        documents = chain(refused, read_paths(files, max_bytes=config.max_bytes))
+        if workers > 1:
+            from graphwiki_assets.core.ingest.workers import WorkerSetup, ingest_in_workers
+
+            setup = WorkerSetup(settings=settings, config=config, purpose=ingestor.purpose)
+            report = ingest_in_workers(ingestor, setup, documents, workers, progress=progress)
+        else:
+            report = ingest_documents(ingestor, documents, progress=progress)
     data = report.as_dict()
     text = (
         f"backend {data['backend']}: sources new {data['sources']['new']}, unchanged {data['sources']['unchanged']}, "

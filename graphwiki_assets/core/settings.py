@@ -70,6 +70,7 @@ ENV_VARS = {
     "embeddings.batch": "GRAPHWIKI_EMBEDDINGS_BATCH",
     "embeddings.concurrency": "GRAPHWIKI_EMBEDDINGS_CONCURRENCY",
     "ingest_batch": "GRAPHWIKI_INGEST_BATCH",
+    "ingest_workers": "GRAPHWIKI_INGEST_WORKERS",
     "max_source_bytes": "GRAPHWIKI_MAX_SOURCE_BYTES",
     "max_calls_per_source": "GRAPHWIKI_MAX_CALLS_PER_SOURCE",
     "config_path": "GRAPHWIKI_CONFIG",
@@ -249,6 +250,7 @@ class Settings:
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embeddings: EmbeddingsServiceSettings = field(default_factory=EmbeddingsServiceSettings)
     ingest_batch: int = DEFAULT_INGEST_BATCH  # sources per ingest batch
+    ingest_workers: int = 1  # processes preparing batches side by side (core/ingest/workers.py)
     max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES  # larger source files are refused
     max_calls_per_source: int = DEFAULT_MAX_CALLS_PER_SOURCE  # extraction calls one source may spend
     config_path: Path | None = None  # the schema config (GRAPHWIKI_CONFIG); None: looked for, else the preset
@@ -285,6 +287,7 @@ class Settings:
             embedding_model=embedding_model,
             embeddings=_embeddings(env, embedding_model),
             ingest_batch=_positive(env, var["ingest_batch"], DEFAULT_INGEST_BATCH),
+            ingest_workers=_positive(env, var["ingest_workers"], 1),
             max_source_bytes=_positive(env, var["max_source_bytes"], DEFAULT_MAX_SOURCE_BYTES),
             max_calls_per_source=_positive(env, var["max_calls_per_source"], DEFAULT_MAX_CALLS_PER_SOURCE),
             config_path=Path(config).expanduser().resolve() if config else None,

@@ -148,6 +148,7 @@ class GraphwikiConfig(dg.ConfigurableResource):
     home: str = setting("home", DEFAULT_HOME, "local state")
     sources_dir: str = setting("sources_dir", f"{DEFAULT_HOME}/sources", "the folder the sensor watches")
     ingest_batch: int = setting("ingest_batch", DEFAULT_INGEST_BATCH, "sources per ingest batch")
+    ingest_workers: int = setting("ingest_workers", 1, "extraction steps a sensor's run runs side by side")
     max_source_bytes: int = setting("max_source_bytes", DEFAULT_MAX_SOURCE_BYTES, "larger source files are refused")
     max_calls_per_source: int = setting(
         "max_calls_per_source", DEFAULT_MAX_CALLS_PER_SOURCE, "extraction calls one source may spend"
@@ -173,6 +174,7 @@ class GraphwikiConfig(dg.ConfigurableResource):
             embeddings=embeddings.service(),
             cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir,
             ingest_batch=self.ingest_batch,
+            ingest_workers=self.ingest_workers,
             max_source_bytes=self.max_source_bytes,
             max_calls_per_source=self.max_calls_per_source,
             config_path=Path(self.schema_config).expanduser().resolve() if self.schema_config else None,

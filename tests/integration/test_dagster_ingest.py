@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import dagster as dg
 
-from graphwiki_assets.defs.ingest.assets import extracted_candidates, resolve_and_commit, sources, summaries
+from graphwiki_assets.defs.ingest.assets import resolve_and_commit, sources, summaries
+from graphwiki_assets.defs.ingest.extract import extracted_candidates
 from graphwiki_assets.defs.ingest.io import PartitionFilesIOManager
+from graphwiki_assets.defs.ingest.jobs import execution_config
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 from tests.support.ingest import SMOKE_TEXTS, counts, write_sources
 
@@ -62,6 +64,7 @@ def test_one_run_ingests_many_partitions_and_passes_the_blocking_gates(store, se
     checks = result.get_asset_check_evaluations()
     assert len(checks) == 4 and all(c.passed for c in checks)
     meta, _ = _metadata(result, "extracted_candidates")
+    assert meta["extraction_batches"].value == 2  # one step per batch of two sources
     assert meta["llm_calls"].value >= 1 and meta["llm_prompt_tokens"].value > 0
     assert "offline" in meta["llm_backend"].value
     assert store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == 3
@@ -120,3 +123,43 @@ def test_each_partition_says_what_its_own_source_gave_beside_the_runs_totals(sto
         if e.asset_key.path[-1] == "extracted_candidates"
     }
     assert sum(extracted[key]["source_claims"].value for key in keys) == extracted[keys[0]]["claims"].value
+
+
+def test_with_workers_a_run_extracts_its_batches_in_parallel_steps(store, settings, tmp_path, monkeypatch):
+    """The real code location under the multiprocess executor, as the sensor launches it with
+    GRAPHWIKI_INGEST_WORKERS=2: one extraction step per batch, each its own process."""
+    folder = tmp_path / "sources"
+    write_sources(folder, SMOKE_TEXTS)
+    keys = sorted(SMOKE_TEXTS)
+    for name, value in {
+        "NEO4J_URI": settings.neo4j.uri,
+        "NEO4J_PASSWORD": settings.neo4j.password,
+        "GRAPHWIKI_HOME": str(tmp_path),
+        "GRAPHWIKI_SOURCES_DIR": str(folder),
+        "GRAPHWIKI_INGEST_BATCH": "1",
+        "GRAPHWIKI_INGEST_WORKERS": "2",
+        "GRAPHWIKI_CACHE_DIR": str(tmp_path / "llm-cache"),
+    }.items():
+        monkeypatch.setenv(name, value)
+    (tmp_path / "dagster").mkdir()
+    with dg.instance_for_test(temp_dir=str(tmp_path / "dagster")) as instance:
+        instance.add_dynamic_partitions("sources", keys)
+        result = dg.execute_job(
+            dg.reconstructable(ingest_job_of_the_code_location),
+            instance=instance,
+            run_config=execution_config(2),
+            tags={RANGE[0]: keys[0], RANGE[1]: keys[-1]},
+        )
+        assert result.success
+        steps = {e.step_key for e in result.all_events if e.is_step_success}
+        pids = {e.pid for e in result.all_events if e.is_step_start}
+    assert {f"extracted_candidates.extract_batch[batch_{n:04d}]" for n in (1, 2, 3)} <= steps
+    assert len(pids) > 1  # steps ran in processes of their own
+    assert store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == 3
+    assert store.query("MATCH ()-[r:CONTRADICTS]->() RETURN count(r) AS n")[0]["n"] == 1
+
+
+def ingest_job_of_the_code_location() -> dg.JobDefinition:
+    from graphwiki_assets.definitions import defs
+
+    return defs().resolve_job_def("ingest_sources")

@@ -311,7 +311,7 @@ WHERE {in_play("c")} AND c.id > $after
 WITH c ORDER BY c.id LIMIT $limit
 OPTIONAL MATCH (cl:Claim)-[:ABOUT]->(c)
 WHERE {in_play("cl")}
-WITH c, cl ORDER BY cl.created_at DESC
+WITH c, cl ORDER BY cl.created_at DESC, cl.id  // ties (one batch's claims) in a fixed order: the same request each run
 WITH c, collect(cl.text)[..$facts] AS facts
 RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.summary, '') AS summary, facts
 ORDER BY id

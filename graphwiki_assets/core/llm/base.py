@@ -77,6 +77,14 @@ class Usage:
     def as_dict(self) -> dict[str, int]:
         return {name: getattr(self, name) for name in COUNTERS}
 
+    def portable(self) -> dict[str, Any]:
+        """Every counter and the per-task counts as plain data, to send to another process."""
+        return {**self.as_dict(), "by_task": {t: dict(c) for t, c in self.by_task.items()}}
+
+    @classmethod
+    def from_portable(cls, data: dict[str, Any]) -> Usage:
+        return cls(**{name: data.get(name, 0) for name in COUNTERS}, by_task=data.get("by_task", {}))
+
     def tasks(self) -> dict[str, dict[str, int]]:
         """Per task, the counters that are not zero."""
         return {

@@ -21,9 +21,10 @@ import json
 import re
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
+from graphwiki_assets.core.json_http import JsonHandler
 from graphwiki_assets.core.llm.base import TASKS
 from graphwiki_assets.core.llm.calls import (
     AnswerRequest,
@@ -150,27 +151,15 @@ class RulesServer:
         self._rules = OfflineLLM()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):  # quiet: the caller reports
-                pass
-
+        class Handler(JsonHandler):
             def do_GET(self):
                 if self.path == "/props" and server.context_tokens:
-                    self._send(200, {"default_generation_settings": {"n_ctx": server.context_tokens}})
+                    self.send_json(200, {"default_generation_settings": {"n_ctx": server.context_tokens}})
                 else:
-                    self._send(404, {"error": {"message": "not found"}})
+                    self.send_json(404, {"error": {"message": "not found"}})
 
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                self._send(*server.answer(body))
-
-            def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.send_json(*server.answer(self.read_json()))
 
         self._http = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._http.daemon_threads = True

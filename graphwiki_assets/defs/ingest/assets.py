@@ -2,6 +2,8 @@
 
     sources -> extracted_candidates -> resolved_concepts + claim_links -> summaries
 
+``extracted_candidates`` is a graph of steps, one per batch (``extract.py``).
+
 A backfill or a sensor tick over many files is a few runs of up to ``MAX_PARTITIONS_PER_RUN``
 partitions each; the steps of a run share one process (the embedding model loads once per
 run) and work through the run's sources in the same batches as the CLI. Every output is a
@@ -25,11 +27,9 @@ from graphwiki_assets.core.ingest.pipeline import (
     IngestConfig,
     Ingestor,
     commit_extracted,
-    extract_sources,
     triage,
     utc_now,
 )
-from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.markdown import markdown_table
@@ -66,7 +66,7 @@ def _partition_metadata(
     context.add_asset_metadata(metadata, asset_key=asset_key, partition_key=key)
 
 
-def _config(graphwiki: GraphwikiConfig) -> IngestConfig:
+def ingest_config(graphwiki: GraphwikiConfig) -> IngestConfig:
     return IngestConfig(
         batch_size=graphwiki.ingest_batch,
         max_bytes=graphwiki.max_source_bytes,
@@ -126,79 +126,6 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
     return out
 
 
-@dg.asset(
-    **COMMON,
-    io_manager_key=IO,
-    kinds={"python"},
-    tags={"graphwiki/llm": "extract"},
-    description="Concepts and atomic claims extracted against the fixed schema (validated); "
-    "short sources share a call, calls run side by side.",
-)
-def extracted_candidates(
-    context: dg.AssetExecutionContext,
-    sources: dict,
-    graphwiki: GraphwikiConfig,
-    llm: LLMResource,
-    embeddings: EmbeddingResource,
-) -> dict:
-    client = llm.client()
-    before = client.usage.snapshot()
-    new = {key: v for key, v in sources.items() if v["status"] == "new"}
-    docs = [
-        SourceDocument(
-            path=v["path"],
-            title=v["title"],
-            text=v["text"],
-            sha256=v["sha256"],
-            date=v.get("date"),
-            date_from=v.get("date_from", ""),
-            format=v.get("format", "text"),
-            document=v.get("document"),
-        )
-        for v in new.values()
-    ]
-    config = _config(graphwiki)
-    schema = config.schema
-    # the model loads only when a focus asks for it; outside it a source costs no extraction call
-    scope = Scope(schema.purpose, embeddings.lazy_embedder(), schema.thresholds.scope_floor)
-    candidates, failed = extract_sources(
-        client,
-        docs,
-        config.extract,
-        progress=context.log.info,
-        also={d.source_id: v["also_paths"] for d, v in zip(docs, new.values())},
-        taxonomy=schema.taxonomy,
-        scope=scope,
-    )
-    outside = sum(c.scope == "out" for c in candidates)
-    out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
-    out.update({c.path: c for c in candidates})
-    out.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
-    context.add_output_metadata(
-        {
-            "sources_extracted": dg.MetadataValue.int(len(candidates) - outside),
-            "sources_out_of_scope": dg.MetadataValue.int(outside),
-            "sources_failed": dg.MetadataValue.int(len(failed)),
-            "concepts": dg.MetadataValue.int(sum(len(c.extraction.concepts) for c in candidates)),
-            "claims": dg.MetadataValue.int(sum(len(c.extraction.claims) for c in candidates)),
-            **_usage_metadata(client, before),
-        }
-    )
-    for c in candidates:
-        _partition_metadata(
-            context,
-            c.path,
-            {
-                "source_concepts": dg.MetadataValue.int(len(c.extraction.concepts)),
-                "source_claims": dg.MetadataValue.int(len(c.extraction.claims)),
-                "source_chunks": dg.MetadataValue.int(c.chunks),
-            },
-        )
-    for r in failed:
-        _partition_metadata(context, r.path, {"failed": dg.MetadataValue.text(r.reason)})
-    return out
-
-
 @dg.multi_asset(
     **COMMON,
     ins={"extracted_candidates": dg.AssetIn()},
@@ -250,7 +177,7 @@ def resolve_and_commit(
                 store=store,
                 embedder=embeddings.embedder(),
                 llm=client,
-                config=_config(graphwiki),
+                config=ingest_config(graphwiki),
                 times=times,
                 log=context.log.info,
                 purpose=run_actor(context),

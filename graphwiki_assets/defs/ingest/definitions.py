@@ -1,6 +1,7 @@
 import dagster as dg
 
-from graphwiki_assets.defs.ingest.assets import extracted_candidates, resolve_and_commit, sources, summaries
+from graphwiki_assets.defs.ingest.assets import resolve_and_commit, sources, summaries
+from graphwiki_assets.defs.ingest.extract import extracted_candidates
 from graphwiki_assets.defs.ingest.io import PartitionFilesIOManager
 from graphwiki_assets.defs.ingest.jobs import ingest_job
 from graphwiki_assets.defs.ingest.sensors import sources_sensor

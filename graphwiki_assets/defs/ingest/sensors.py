@@ -5,7 +5,9 @@ against the graph, tells which need work. A file whose text the graph already ho
 (ingested by the CLI, by another code location, or before Dagster's history was reset)
 starts no run: its partitions are reported materialised, with where the text came from.
 The files that do need work go out as runs over ranges of up to MAX_PARTITIONS_PER_RUN
-consecutive partitions, each run one process working through its sources in batches.
+consecutive partitions, each run working through its sources in batches: in one process, or
+with GRAPHWIKI_INGEST_WORKERS > 1 on the multiprocess executor, its batches' extraction
+steps side by side.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.sources import SourceRejected, discover, partition_key, read_source
 from graphwiki_assets.core.store.driver import GraphUnavailable
 from graphwiki_assets.defs.ingest.assets import MAX_PARTITIONS_PER_RUN
-from graphwiki_assets.defs.ingest.jobs import ingest_job
+from graphwiki_assets.defs.ingest.jobs import execution_config, ingest_job
 from graphwiki_assets.defs.ingest.partitions import SOURCES, source_partitions
 from graphwiki_assets.defs.resources import GraphwikiConfig, LLMResource, Neo4jResource
 
@@ -110,6 +112,7 @@ def sources_sensor(
             dg.RunRequest(
                 run_key=f"{first}..{last}@{digest}",
                 tags={RANGE_START: first, RANGE_END: last, **run_tags(count, llm.label(), graphwiki.ingest_batch)},
+                run_config=execution_config(graphwiki.ingest_workers),
             )
         )
     events = [
