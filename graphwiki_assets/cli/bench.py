@@ -89,6 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     growth.add_argument("--probe", type=at_least(1), default=64, help="passages ingested at every size (default 64)")
     growth.add_argument("--batch", type=at_least(1), default=32, help="sources per batch (default 32)")
     growth.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
+    growth.add_argument("--plot", type=Path, metavar="PNG", help="also draw the lease time against the graph size")
     growth.set_defaults(handler=run_lease_growth)
     bench_query.register(kinds, add_common)
 
@@ -105,6 +106,11 @@ def run_lease_growth(args: argparse.Namespace) -> int:
     result = run_lease_growth(
         settings, load_embedder(settings.embedding_model), corpus, args.sizes, args.probe, args.batch, log=log
     )
+    if args.plot:
+        from graphwiki_assets.core.evals.plots import lease_growth_plot
+
+        args.plot.write_bytes(lease_growth_plot(result))
+        result["plot"] = str(args.plot)
     print(json.dumps(result, indent=2, default=str))
     return 1 if any(r["sources"]["failed"] for r in result["by_size"]) else 0
 
