@@ -12,6 +12,10 @@ it wrote to (an alias, an edge, a count) are reset to their seeded state, so at 
 the probe's sources are new and meet only the seeds. The graph grows by adding the seeds
 the next size lacks (the plan for a smaller size is the beginning of a larger one's). The
 eval graph is wiped at the start and left empty at the end: no seed outlives the run.
+(The structural node embedding the query upkeep writes on every concept after an ingest
+stays on the seeds: it is derived, rewritten by the next probe, and resolution never reads
+it.) Before the first size is measured, a warm-up pass of the probe is ingested and taken
+out: the server's first ingest compiles every statement, which no size should pay alone.
 
 What is not seeded: the seeds' sources and claims. The candidate search reads only
 concepts; the claim side (conflicts, restatements) reads claims about the concepts a batch
