@@ -8,6 +8,8 @@
   time, memory, LLM calls and tokens per passage by task, and the time per stage.
 - ``graphwiki bench embed-floor [--corpus F]``: the word pieces of a corpus's sources and the
   encoder's rate alone on this machine: the least time any ingest that embeds them needs.
+- ``graphwiki bench lease-growth [--sizes 2000,10000,100000]``: the same probe passages
+  ingested with the graph seeded to each size; the lease's seconds per batch at each.
 - ``graphwiki bench backfill [--limit 200]``: the same files through ``graphwiki ingest`` and
   through a Dagster backfill run by a real webserver and daemon; the two times and their ratio.
 - ``graphwiki bench workers``: ingest throughput with 1, 2, 4, 8 workers against chat and
@@ -75,8 +77,45 @@ def register(sub: argparse._SubParsersAction) -> None:
     floor.add_argument("--limit", type=at_least(1), help="only the first N passages")
     floor.add_argument("--sample", type=at_least(1), default=300, help="sources per timed encoder run (default 300)")
     floor.set_defaults(handler=run_embed_floor)
+    growth = add_common(
+        kinds.add_parser(
+            "lease-growth", help="the ingest lease's time per batch as the graph grows (seeded to each size)"
+        )
+    )
+    growth.add_argument(
+        "--sizes",
+        type=bench_query.whole_sizes,
+        default=[2000, 10000, 100000],
+        help="concepts in the graph before each probe, comma-separated (default 2000,10000,100000)",
+    )
+    growth.add_argument("--probe", type=at_least(1), default=64, help="passages ingested at every size (default 64)")
+    growth.add_argument("--batch", type=at_least(1), default=32, help="sources per batch (default 32)")
+    growth.add_argument("--corpus", type=Path, help="JSONL of {id, title, text} (default: the MuSiQue corpus)")
+    growth.add_argument("--plot", type=Path, metavar="PNG", help="also draw the lease time against the graph size")
+    growth.set_defaults(handler=run_lease_growth)
     bench_query.register(kinds, add_common)
     bench_workers.register(kinds, add_common)
+
+
+def run_lease_growth(args: argparse.Namespace) -> int:
+    from graphwiki_assets.core.embeddings import load_embedder
+    from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
+    from graphwiki_assets.core.evals.lease_growth import run_lease_growth
+    from graphwiki_assets.core.settings import Settings
+
+    settings = Settings.from_env()
+    corpus = args.corpus or MULTIHOP_SETS["multihop_eval_musique"].corpus
+    log = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731  (stdout is the JSON)
+    result = run_lease_growth(
+        settings, load_embedder(settings.embedding_model), corpus, args.sizes, args.probe, args.batch, log=log
+    )
+    if args.plot:
+        from graphwiki_assets.core.evals.plots import lease_growth_plot
+
+        args.plot.write_bytes(lease_growth_plot(result))
+        result["plot"] = str(args.plot)
+    print(json.dumps(result, indent=2, default=str))
+    return 1 if any(r["sources"]["failed"] for r in result["by_size"]) else 0
 
 
 def run_embed_floor(args: argparse.Namespace) -> int:

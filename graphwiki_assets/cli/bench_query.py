@@ -32,7 +32,7 @@ def register(kinds: argparse._SubParsersAction, add_common) -> None:
     )
     query.add_argument(
         "--sizes",
-        type=_sizes,
+        type=whole_sizes,
         default=list(DEFAULT_SIZES),
         help="generated graph sizes in concepts, comma-separated (default 1000,10000,100000)",
     )
@@ -51,7 +51,8 @@ def register(kinds: argparse._SubParsersAction, add_common) -> None:
     query.set_defaults(handler=run_query)
 
 
-def _sizes(text: str) -> list[int]:
+def whole_sizes(text: str) -> list[int]:
+    """An argparse type: comma-separated whole numbers >= 1, ascending, each once."""
     try:
         sizes = sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError:

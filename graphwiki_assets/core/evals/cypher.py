@@ -102,3 +102,49 @@ SOURCES_NAMED_LIKE = """
 MATCH (s:Source) WHERE any(p IN coalesce(s.paths, [s.path]) WHERE p CONTAINS $fragment)
 RETURN count(s) AS n
 """
+
+# -- seeded background concepts (seed_concepts.py, lease_growth.py) ---------------------------
+# A seeded node is marked by seeded_by = $marker. SET c = r replaces every property, so the
+# same statement writes a seed and resets one a probe touched (dates set apart, as ingest
+# sets them).
+
+SEED_CONCEPTS = """
+UNWIND $rows AS r
+MERGE (c:Concept {id: r.id})
+SET c = r, c.created_at = datetime($now), c.updated_at = datetime($now), c.shape_at = datetime($now),
+    c.needs_review_since = CASE WHEN r.needs_review THEN datetime($now) END
+"""
+
+SEEDED_CONCEPTS = """
+MATCH (c:Concept) WHERE c.seeded_by = $marker
+RETURN count(c) AS n
+"""
+
+CONCEPT_COUNT = "MATCH (c:Concept) RETURN count(c) AS n"
+
+# Seeds a probe wrote to: an edge (every seed is written without one) or a later update.
+TOUCHED_SEEDS = """
+MATCH (c:Concept) WHERE c.seeded_by = $marker
+  AND (c.updated_at <> c.created_at OR EXISTS { (c)--() })
+RETURN c.id AS id
+"""
+
+# Everything but the seeds and the bookkeeping (the lease, the graph's vector model); the
+# coalesce keeps a node without the mark from reading as null, which NOT would keep.
+DELETE_UNSEEDED = """
+MATCH (n)
+WHERE NOT n:Lease AND NOT n:GraphwikiMeta AND NOT (n:Concept AND coalesce(n.seeded_by, '') = $marker)
+CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS
+"""
+
+DELETE_SEED_EDGES = """
+MATCH (c:Concept)-[r]-() WHERE c.seeded_by = $marker
+WITH DISTINCT r
+DELETE r
+"""
+
+UNSEEDED_NODES = """
+MATCH (n)
+WHERE NOT n:Lease AND NOT n:GraphwikiMeta AND NOT (n:Concept AND coalesce(n.seeded_by, '') = $marker)
+RETURN count(n) AS n
+"""

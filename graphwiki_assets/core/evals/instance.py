@@ -154,6 +154,11 @@ def eval_store(settings: Settings, start: bool = True, log=lambda msg: None) -> 
 def wipe(store: GraphStore) -> None:
     """Delete every node and GDS projection; the schema (constraints, indexes) stays."""
     store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
+    drop_projections(store)
+
+
+def drop_projections(store: GraphStore) -> None:
+    """Drop every GDS projection (built from a graph that has changed since)."""
     for row in store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"):
         store.query("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"])
     store.memo.clear()  # what it remembered of the old graph

@@ -215,3 +215,27 @@ def answers_plot(result: dict) -> bytes:
     per_q.set(title="sentences per question (∅ abstained, ∅! wrongly)", xlabel="question", ylabel="sentences")
     per_q.legend(fontsize=7)
     return png(fig)
+
+
+def lease_growth_plot(result: dict) -> bytes:
+    """Seconds inside the ingest lease per batch against the concepts in the graph, the
+    median of each size joined, and the stages inside the lease per batch beside them."""
+    rows = result["by_size"]
+    sizes = [r["concepts_before"] for r in rows]
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    for r in rows:
+        held = r["lease_held_seconds"]
+        ax.scatter([r["concepts_before"]] * len(held), held, color=COLOURS["bridge"], s=18, zorder=2)
+    ax.plot(sizes, [r["lease_median_s"] for r in rows], marker="o", color=COLOURS["graph"], label="median per batch")
+    for stage, colour in (("vector_search_s", COLOURS["same"]), ("write_s", COLOURS["unrelated"])):
+        per_batch = [r[stage] / max(r["batches"], 1) for r in rows]
+        ax.plot(sizes, per_batch, linestyle="--", color=colour, label=f"{stage[:-2].replace('_', ' ')} per batch")
+    ax.set_xscale("log")
+    ax.set(
+        title=f"ingest lease vs graph size ({result['probe_passages']} passages, batches of {result['batch_size']})",
+        xlabel="concepts in the graph",
+        ylabel="seconds",
+        ylim=(0, None),
+    )
+    ax.legend(fontsize=7)
+    return png(fig)
