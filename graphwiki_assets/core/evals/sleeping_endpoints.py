@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import signal
 import threading
 import time
 from http.server import ThreadingHTTPServer
@@ -154,6 +155,10 @@ def serve(endpoints: SleepingEndpoints, port: int) -> ThreadingHTTPServer:
 
 
 def main(argv: list[str] | None = None) -> None:
+    # A parent that ignores or blocks SIGTERM passes that on through exec; this server must
+    # still stop when its caller terminates it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--chat-latency", type=float, default=1.0, help="seconds per chat call")

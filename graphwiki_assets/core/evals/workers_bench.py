@@ -75,7 +75,11 @@ def sleeping_endpoints(chat_latency: float, embed_latency: float, embedding_mode
         yield f"http://127.0.0.1:{port}/v1"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
 
 
 def remote_settings(settings: Settings, base_url: str, cache_dir: Path) -> Settings:

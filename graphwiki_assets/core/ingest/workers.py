@@ -303,5 +303,8 @@ def _stop(pool: _Pool) -> None:
         if process.is_alive():
             process.terminate()
             process.join(timeout=5)
+        if process.is_alive():  # SIGTERM ignored (a disposition inherited from our parent)
+            process.kill()
+            process.join(timeout=5)
     pool.tasks.cancel_join_thread()
     pool.results.cancel_join_thread()
