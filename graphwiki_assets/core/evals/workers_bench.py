@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,20 +25,23 @@ from pathlib import Path
 from statistics import median
 
 from graphwiki_assets.core.encoders import build_encoder
-from graphwiki_assets.core.evals.instance import eval_server, eval_settings, eval_store, wipe
+from graphwiki_assets.core.evals.instance import eval_server, eval_settings, eval_store, free_port, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, records_as_documents
 from graphwiki_assets.core.ingest.workers import WorkerSetup, ingest_in_workers
 from graphwiki_assets.core.llm.client import build_llm
+from graphwiki_assets.core.processes import wait_until
 from graphwiki_assets.core.settings import Settings
 
 SECONDS_PER_DAY = 86_400
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def _answers(url: str) -> bool:
+    try:
+        _get(url)
+        return True
+    except OSError:
+        return False
 
 
 def _get(url: str, method: str = "GET") -> dict:
@@ -51,7 +53,7 @@ def _get(url: str, method: str = "GET") -> dict:
 @contextmanager
 def sleeping_endpoints(chat_latency: float, embed_latency: float, embedding_model: str) -> Iterator[str]:
     """The endpoints' process, up; yields its base URL (``.../v1``)."""
-    port = _free_port()
+    port = free_port()
     command = [
         sys.executable,
         "-m",
@@ -63,15 +65,8 @@ def sleeping_endpoints(chat_latency: float, embed_latency: float, embedding_mode
     ]
     process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                _get(f"http://127.0.0.1:{port}/stats")
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the sleeping endpoints did not start (exit code {process.poll()})") from None
-                time.sleep(0.2)
+        if not wait_until(lambda: _answers(f"http://127.0.0.1:{port}/stats"), 60, process):
+            raise RuntimeError(f"the sleeping endpoints did not start (exit code {process.poll()})")
         yield f"http://127.0.0.1:{port}/v1"
     finally:
         process.terminate()

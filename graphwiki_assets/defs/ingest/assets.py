@@ -32,6 +32,7 @@ from graphwiki_assets.core.ingest.pipeline import (
 )
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
+from graphwiki_assets.core.llm.base import Usage
 from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.sources import SourceDocument, SourceRejected, parsed, read_source
 from graphwiki_assets.defs.audit import run_actor
@@ -48,13 +49,17 @@ BACKFILL = dg.BackfillPolicy.multi_run(max_partitions_per_run=MAX_PARTITIONS_PER
 COMMON: dict[str, Any] = {"group_name": GROUP, "partitions_def": source_partitions, "backfill_policy": BACKFILL}
 
 
-def _usage_metadata(llm, before) -> dict:
-    used = llm.usage.snapshot() - before
+def usage_metadata(used: Usage, backend: str) -> dict:
+    """What a step's LLM calls cost, as metadata: counts, the backend, and per task."""
     meta: dict = {f"llm_{k}": dg.MetadataValue.int(int(v)) for k, v in used.as_dict().items()}
-    meta["llm_backend"] = dg.MetadataValue.text(llm.label)
+    meta["llm_backend"] = dg.MetadataValue.text(backend)
     if used.tasks():
         meta["llm_by_task"] = dg.MetadataValue.json(used.tasks())
     return meta
+
+
+def _usage_metadata(llm, before) -> dict:
+    return usage_metadata(llm.usage.snapshot() - before, llm.label)
 
 
 def _partition_metadata(

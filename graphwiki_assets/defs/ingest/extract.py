@@ -18,7 +18,7 @@ from graphwiki_assets.core.ingest.pipeline import batched, extract_sources
 from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.llm.base import Usage
 from graphwiki_assets.core.sources import SourceDocument
-from graphwiki_assets.defs.ingest.assets import BACKFILL, GROUP, IO, ingest_config
+from graphwiki_assets.defs.ingest.assets import BACKFILL, GROUP, IO, ingest_config, usage_metadata
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource
 
@@ -113,12 +113,9 @@ def join_extracted(context: dg.AssetExecutionContext, sources: dict, batches: li
         "extraction_batches": dg.MetadataValue.int(len(batches)),
         "concepts": dg.MetadataValue.int(sum(len(c.extraction.concepts) for c in candidates)),
         "claims": dg.MetadataValue.int(sum(len(c.extraction.claims) for c in candidates)),
-        **{f"llm_{k}": dg.MetadataValue.int(int(v)) for k, v in usage.as_dict().items()},
+        # there is always a batch: an empty one keeps the join running
+        **usage_metadata(usage, batches[0].backend),
     }
-    if batches:
-        metadata["llm_backend"] = dg.MetadataValue.text(batches[0].backend)
-    if usage.tasks():
-        metadata["llm_by_task"] = dg.MetadataValue.json(usage.tasks())
     return dg.Output(out, metadata=metadata)
 
 
