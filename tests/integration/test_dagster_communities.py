@@ -32,7 +32,9 @@ def test_the_communities_asset_reports_once_and_shows_its_sizes(store, embedder,
     meta, check = materialise()
     assert meta["communities"].value >= 2 and meta["reported"].value == meta["communities"].value
     assert meta["llm_calls"].value >= 1 and check.passed
-    assert "data:image/png;base64," in meta["sizes"].value and "| size | title |" in meta["largest"].value
+    assert "data:image/png;base64," in meta["sizes"].value
+    assert [c.name for c in meta["largest"].schema.columns] == ["size", "title", "summary", "kind"]
+    assert meta["largest"].records and all(isinstance(r.data["size"], int) for r in meta["largest"].records)
 
     again, check = materialise()
     assert again["llm_calls"].value == 0 and again["new"].value == 0 and check.passed

@@ -101,7 +101,8 @@ def test_a_bad_file_is_skipped_with_its_reason_and_the_run_goes_on(store, settin
     _, result = _run(settings, folder, ["bad.txt", "ok.md"])
     assert result.success
     meta, _ = _metadata(result, "sources")
-    assert meta["sources_skipped"].value == 1 and "binary" in meta["skipped"].value
+    [skipped] = meta["skipped"].records
+    assert meta["sources_skipped"].value == 1 and "binary" in skipped.data["reason"]
     assert store.query("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == 1
 
 

@@ -123,7 +123,9 @@ def test_a_tiny_corpus_answered_end_to_end(store, embedder, settings):
 
     metadata = answers_metadata(result)
     assert metadata["abstention_correct"].value == result["abstention_correct"]
-    assert "| q2 |" in metadata["table"].value and "data:image/png;base64," in metadata["plot"].value
+    table = {r.data["id"]: r.data for r in metadata["questions"].records}
+    assert table["q2"]["abstained"] is True and table["q2"]["sentences"] == len(rows["q2"]["sentences"])
+    assert "data:image/png;base64," in metadata["plot"].value
 
 
 def test_the_cli_wants_corpus_and_questions_together(tmp_path, capsys):

@@ -224,7 +224,9 @@ def test_the_asset_metadata_carries_numbers_a_table_and_a_plot(result, tmp_path,
 
     metadata = contradiction_metadata(result)
     assert metadata["catch_rate"].value == result["catch_rate"]
-    assert "| contradicts |" in metadata["table"].value and "data:image/png;base64," in metadata["plot"].value
+    outcomes = {r.data["label"]: r.data for r in metadata["outcomes_by_label"].records}
+    assert outcomes["contradicts"]["contradicts"] == result["outcomes"]["contradicts"]["contradicts"]
+    assert "data:image/png;base64," in metadata["plot"].value
     baselines = tmp_path / "baselines.json"
     monkeypatch.setenv("GRAPHWIKI_EVAL_BASELINES", str(baselines))
     baselines.write_text(

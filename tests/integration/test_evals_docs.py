@@ -69,7 +69,9 @@ def test_a_tiny_folder_is_graded_useful_partly_wrong_and_abstained(store, embedd
     from graphwiki_assets.defs.evals.assets import docs_metadata
 
     metadata = docs_metadata(result)
-    assert "| outside |" in metadata["table"].value and metadata["n"].value == 4
+    halves = {r.data["half"]: r.data for r in metadata["by_half"].records}
+    assert set(halves) >= {"report", "all"} and halves["all"]["n"] == metadata["n"].value == 4
+    assert "outside" in {r.data["id"] for r in metadata["questions"].records}
 
 
 def test_the_cli_runs_on_the_eval_instance_and_writes_what_to_label(slice_, settings, monkeypatch, tmp_path, capsys):

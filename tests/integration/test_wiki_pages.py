@@ -204,7 +204,8 @@ def test_the_wiki_asset_and_the_command_write_the_pages(seed_graph, settings, tm
     [event] = result.get_asset_materialization_events()
     metadata = event.materialization.metadata
     assert metadata["written"].value == metadata["pages"].value == len(CONCEPTS)
-    assert "| new | Neo4j | c-neo4j |" in metadata["changed_pages"].value
+    changed = [r.data for r in metadata["changed_pages"].records]
+    assert {"change": "new", "page": "Neo4j", "concept": "c-neo4j"} in changed
     assert metadata["path"].value == str(home / "wiki")
     assert (home / "wiki" / "concepts" / "Neo4j.md").exists()
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 import dagster as dg
+import pandas as pd
 
 from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop, plots
 from graphwiki_assets.core.evals.datasets import (
@@ -33,13 +34,15 @@ from graphwiki_assets.core.evals.runs import (
     extraction_eval,
     multihop_eval,
 )
-from graphwiki_assets.core.markdown import exact_cell, table
+from graphwiki_assets.defs.metadata import rows_table, table_metadata
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "evals"
 # "Materialize all" in the evals group takes minutes; the corpus-scale sets take most of an hour.
 LARGE_GROUP = "evals_corpus"
 CHECK = "no_regression"
+VERDICTS = ("SAME", "RELATED", "DIFFERENT")
+ANSWER_COLUMNS = ["id", "shape", "needed_retrieved", "abstained", "answer_found"]
 
 
 def _numbers(headline: dict) -> dict:
@@ -52,10 +55,6 @@ def _numbers(headline: dict) -> dict:
 
 def _plot(png: bytes) -> dg.MetadataValue:
     return dg.MetadataValue.md(plots.markdown_image(png))
-
-
-def md_table(rows: list[dict], columns: list[str]) -> str:
-    return "\n".join(table(columns, [[r.get(c, "") for c in columns] for r in rows], exact_cell)) + "\n"
 
 
 def regression_check(eval_name: str, result: dict, label: str) -> dg.AssetCheckResult:
@@ -94,58 +93,40 @@ def _check_spec(name: str) -> dg.AssetCheckSpec:
     )
 
 
+def _by_key(table: dict, key: str, columns: list[str] | None = None) -> pd.DataFrame:
+    """``{"tune": {...}, "report": {...}}`` as a frame, the keys in column ``key`` (every key a
+    row, also one whose dict is empty), then ``columns`` in that order when given."""
+    frame = pd.DataFrame.from_dict(table, orient="index").reindex(index=list(table))
+    frame = frame.rename_axis(key).reset_index()
+    return frame if columns is None else frame.reindex(columns=[key, *columns])
+
+
 def er_metadata(result: dict) -> dict:
-    classes = [{"class": label, **result["cosine_only"]["by_class"][label]} for label in er.LABELS]
-    modes = [
-        {
-            "mode": "pair",
-            "stage1": f"cosine >= {result['stage1_config']['floor']}",
-            **result["stage1"],
-            **{k: result["two_stage"][k] for k in ("precision", "recall", "f1", "llm_calls")},
-        }
-    ]
+    config = result["stage1_config"]
+    modes = {"pair": (f"cosine >= {config['floor']}", result)}
     if "population" in result:
-        p = result["population"]
-        modes.append(
-            {
-                "mode": "population",
-                "stage1": f"kNN top-{result['stage1_config']['top_k']}",
-                **p["stage1"],
-                **{k: p["two_stage"][k] for k in ("precision", "recall", "f1", "llm_calls")},
-            }
-        )
-    tables = (
-        "### cosine by class\n"
-        + md_table(classes, ["class", "n", "mean", "min", "median", "max"])
-        + "\n### stage 1 and two-stage\n"
-        + md_table(
-            modes, ["mode", "stage1", "same_passed", "unrelated_screened", "precision", "recall", "f1", "llm_calls"]
-        )
-        + "\n### tune and report halves (only the report half is evidence)\n"
-        + (
-            md_table(
-                [{"half": h, **x} for h, x in result["by_split"].items()],
-                ["half", "n", "cosine_only_best_f1", "stage1_same_passed", "precision", "recall", "f1"],
-            )
-            if result.get("by_split")
-            else "_this set has no split_\n"
-        )
-        + "\n### stage-2 verdicts by label\n"
-        + md_table(
-            [
-                {"label": label, **{v: said.get(v, 0) for v in ("SAME", "RELATED", "DIFFERENT")}}
-                for label, said in result["two_stage"].get("verdicts_by_label", {}).items()
-            ],
-            ["label", "SAME", "RELATED", "DIFFERENT"],
-        )
-        + "\n### wrong decisions (pair mode)\n"
-        + md_table(result["errors"], ["label", "a", "b", "score", "cause", "predicted", "reason"])
+        modes["population"] = (f"kNN top-{config['top_k']}", result["population"])
+    judged = ["precision", "recall", "f1", "llm_calls"]
+    stages = pd.DataFrame(
+        [
+            {"mode": mode, "stage1": rule, **part["stage1"], **{k: part["two_stage"][k] for k in judged}}
+            for mode, (rule, part) in modes.items()
+        ]
     )
+    said = _by_key(result["two_stage"].get("verdicts_by_label", {}), "label", list(VERDICTS))
+    by_class = _by_key(result["cosine_only"]["by_class"], "class", ["n", "mean", "min", "median", "max"])
     return {
         **_numbers(er.headline(result)),
         "judge": result["judge"],
         "embedding_model": result["embedding_model"],
-        "table": dg.MetadataValue.md(tables),
+        "cosine_by_class": table_metadata(by_class),
+        "stages": table_metadata(stages[["mode", "stage1", "same_passed", "unrelated_screened", *judged]]),
+        # only the report half is evidence
+        "by_split": table_metadata(_by_key(result.get("by_split", {}), "half"), empty="this set has no split"),
+        "verdicts_by_label": table_metadata(said.fillna({v: 0 for v in VERDICTS}).astype({v: int for v in VERDICTS})),
+        "wrong_decisions": rows_table(
+            result["errors"], ["label", "a", "b", "score", "cause", "predicted", "reason"], empty="none"
+        ),
         "plot": _plot(plots.er_plot(result)),
         "errors": dg.MetadataValue.json(result["errors"]),
     }
@@ -153,93 +134,61 @@ def er_metadata(result: dict) -> dict:
 
 def multihop_metadata(result: dict) -> dict:
     columns = ["recall", "all_recall", "docs_per_question", "precision", "context_tokens"]
-    rows = [{"method": m, **{k: result[m][k] for k in columns}} for m in multihop.reported_methods(result)]
-    tables = (
-        md_table(rows, ["method", *columns])
-        + "\n### precision against hops and fan-out\n"
-        + md_table(
-            result.get("sweep", []),
-            ["method", "hops", "fanout", "k", "recall", "all_recall", "precision", "docs_per_question"],
-        )
-    )
+    methods = {m: result[m] for m in multihop.reported_methods(result)}
+    sweep = ["method", "hops", "fanout", "k", "recall", "all_recall", "precision", "docs_per_question"]
     return {
         **_numbers(multihop.headline(result)),
         "backend": result["backend"],
         "graph_beats_flat": result["graph_beats_flat"],
-        "table": dg.MetadataValue.md(tables),
+        "methods": table_metadata(_by_key(methods, "method", columns)),
+        "by_split": table_metadata(_by_key(result.get("by_split", {}), "half"), empty="this set has no split"),
+        # precision against hops and fan-out
+        "sweep": rows_table(result.get("sweep", []), sweep, empty="not run"),
         "plot": _plot(plots.multihop_plot(result)),
         "ingest": dg.MetadataValue.json(result["ingest"]),
     }
 
 
 def contradiction_metadata(result: dict) -> dict:
-    kinds = [
-        {"kind": k, "n": x["n"], "catch_rate": x["catch_rate"], "false_alarm": x["false_alarm"]["all"]}
-        for k, x in result["by_kind"].items()
-    ]
-    outcomes = [{"label": label, **counts} for label, counts in result["outcomes"].items()]
-    tables = (
-        "### outcome by label\n"
-        + md_table(outcomes, ["label", *contradictions.OUTCOMES])
-        + "\n### by kind\n"
-        + md_table(kinds, ["kind", "n", "catch_rate", "false_alarm"])
-        + "\n### wrong decisions\n"
-        + md_table(result["errors"], ["label", "kind", "a", "b", "outcome", "reason"])
-    )
+    kinds = _by_key(result["by_kind"], "kind", ["n", "catch_rate", "false_alarm"])
+    kinds["false_alarm"] = kinds["false_alarm"].map(lambda alarms: alarms["all"])
     out = {
         **_numbers(contradictions.headline(result)),
         "backend": result["backend"],
-        "table": dg.MetadataValue.md(tables),
+        "outcomes_by_label": table_metadata(_by_key(result["outcomes"], "label", list(contradictions.OUTCOMES))),
+        "by_kind": table_metadata(kinds),
+        "wrong_decisions": rows_table(result["errors"], ["label", "kind", "a", "b", "outcome", "reason"], empty="none"),
         "plot": _plot(plots.contradiction_plot(result)),
         "errors": dg.MetadataValue.json(result["errors"]),
     }
     if "end_to_end" in result:
-        rows = [{k: r[k] for k in ("id", "label", "target", "text", "why")} for r in result["end_to_end"]["injections"]]
-        out["end_to_end"] = dg.MetadataValue.md(md_table(rows, ["id", "label", "target", "text", "why"]))
+        out["end_to_end"] = rows_table(result["end_to_end"]["injections"], ["id", "label", "target", "text", "why"])
     return out
 
 
 def extraction_metadata(result: dict) -> dict:
-    rows = [
-        {"items": g, **{k: result[g][k] for k in ("precision", "recall", "f1", "extracted", "gold")}}
-        for g in ("concepts", "concepts_typed", "claims")
-    ]
-    tables = (
-        md_table(rows, ["items", "precision", "recall", "f1", "extracted", "gold"])
-        + "\n### claims against the matching threshold\n"
-        + md_table(result["sweep"], ["threshold", "precision", "recall", "f1"])
-    )
+    items = {g: result[g] for g in ("concepts", "concepts_typed", "claims")}
     return {
         **_numbers(extraction.headline(result)),
         "backend": result["backend"],
-        "table": dg.MetadataValue.md(tables),
+        "scores": table_metadata(_by_key(items, "items", ["precision", "recall", "f1", "extracted", "gold"])),
+        # claims against the matching threshold
+        "threshold_sweep": rows_table(result["sweep"], ["threshold", "precision", "recall", "f1"]),
         "plot": _plot(plots.extraction_plot(result)),
         "recall_by_type": dg.MetadataValue.json(result["recall_by_type"]),
     }
 
 
 def answers_metadata(result: dict) -> dict:
-    rows = [
-        {
-            "id": q["id"],
-            "shape": q["shape"],
-            "needed_retrieved": q["needed_retrieved"],
-            "abstained": q["abstained"],
-            "sentences": len(q["sentences"]),
-            "supported": sum(s["supported"] for s in q["sentences"]),
-            "answer_found": q["answer_found"],
-        }
-        for q in result["questions"]
-    ]
-    tables = (
-        md_table(rows, ["id", "shape", "needed_retrieved", "abstained", "sentences", "supported", "answer_found"])
-        + "\n### unsupported sentences\n"
-        + md_table(result["unsupported"], ["question", "sentence", "reason"])
-    )
+    questions = pd.DataFrame(result["questions"], columns=[*ANSWER_COLUMNS, "sentences"])
+    said = questions.pop("sentences")
+    questions.insert(4, "sentences", said.map(len))
+    questions.insert(5, "supported", said.map(lambda sentences: sum(s["supported"] for s in sentences)))
     return {
         **_numbers(answers.headline(result)),
         "backend": result["backend"],
-        "table": dg.MetadataValue.md(tables),
+        "questions": table_metadata(questions),
+        "unsupported": rows_table(result["unsupported"], ["question", "sentence", "reason"], empty="none"),
         "plot": _plot(plots.answers_plot(result)),
         "ingest": dg.MetadataValue.json(result["ingest"]),
     }
@@ -247,24 +196,23 @@ def answers_metadata(result: dict) -> dict:
 
 def docs_metadata(result: dict) -> dict:
     grades = ["useful", "partly", "wrong", "missed", "abstained_out_of_corpus"]
-    halves = [{"half": h, "n": x["n"], **{g: x[g] for g in grades}} for h, x in result["by_split"].items()]
-    halves.append({"half": "all", "n": result["n"], **{g: result[g] for g in grades}})
+    overall = {"n": result["n"], **{g: result[g] for g in grades}}
+    halves = _by_key({**result["by_split"], "all": overall}, "half", ["n", *grades])
     concepts, flags = result["concepts"], result["contradictions"]
-    tables = (
-        "### answers by half (only the report half is evidence)\n"
-        + md_table(halves, ["half", "n", *grades])
-        + "\n### questions\n"
-        + md_table(result["questions"], ["id", "split", "shape", "routed", "grade", "gold_cited", "rung"])
-        + f"\n### concept sample ({concepts['sample']['graded']} of {concepts['sample']['size']} labelled; "
-        f"fallback type on {concepts['fallback_share']} of {concepts['concepts']} concepts)\n"
-        + md_table(concepts["sample"]["items"], ["name", "type", "claims", "label"])
-        + f"\n### contradiction sample ({flags['sample']['graded']} of {flags['sample']['size']} labelled, "
-        f"{flags['flags']} flags)\n" + md_table(flags["sample"]["items"], ["a", "b", "a_status", "b_status", "label"])
-    )
     return {
         **_numbers(docs_run.headline(result)),
         "backend": result["backend"],
-        "table": dg.MetadataValue.md(tables),
+        # only the report half is evidence
+        "by_half": table_metadata(halves),
+        "questions": rows_table(result["questions"], ["id", "split", "shape", "routed", "grade", "gold_cited", "rung"]),
+        "concept_sample": rows_table(concepts["sample"]["items"], ["name", "type", "claims", "label"], empty="none"),
+        "concept_sample_labelled": f"{concepts['sample']['graded']} of {concepts['sample']['size']}",
+        "fallback_type_share": concepts["fallback_share"],
+        "contradiction_sample": rows_table(
+            flags["sample"]["items"], ["a", "b", "a_status", "b_status", "label"], empty="none"
+        ),
+        "contradiction_sample_labelled": f"{flags['sample']['graded']} of {flags['sample']['size']}",
+        "contradiction_flags": flags["flags"],
         "ungraded_concepts": dg.MetadataValue.json([i["name"] for i in concepts["sample"]["ungraded"]]),
         "ingest": dg.MetadataValue.json(result["ingest"]),
     }

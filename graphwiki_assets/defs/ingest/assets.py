@@ -33,11 +33,11 @@ from graphwiki_assets.core.ingest.pipeline import (
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.base import Usage
-from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.sources import SourceDocument, SourceRejected, parsed, read_source
 from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.ingest.verify import VERIFY_SPECS, verify_results
+from graphwiki_assets.defs.metadata import rows_table
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "ingest"
@@ -116,7 +116,7 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
     context.add_output_metadata(
         {
             **{f"sources_{s}": dg.MetadataValue.int(n) for s, n in counts.items()},
-            "skipped": dg.MetadataValue.md(markdown_table(problems[:50], ["path", "reason"], empty="none skipped")),
+            "skipped": rows_table(problems[:50], ["path", "reason"], empty="none skipped"),
         }
     )
     for key, value in out.items():
@@ -204,8 +204,8 @@ def resolve_and_commit(
             f"{len(reports) - len(failed)} are in the graph, so a re-run retries only these): "
             + "; ".join(f"{k}: {r.reason}" for k, r in list(failed.items())[:10]),
             metadata={
-                "failed": dg.MetadataValue.md(
-                    markdown_table([{"source": k, "reason": r.reason} for k, r in failed.items()], ["source", "reason"])
+                "failed": rows_table(
+                    [{"source": k, "reason": r.reason} for k, r in failed.items()], ["source", "reason"]
                 )
             },
             allow_retries=False,

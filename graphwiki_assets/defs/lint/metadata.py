@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import json
-
 import dagster as dg
 
 from graphwiki_assets.core.lint.checks import CheckResult
 from graphwiki_assets.core.lint.markdown import columns
 from graphwiki_assets.core.lint.report import LintReport
-
-_TYPES = {bool: "bool", int: "int", float: "float"}
-
-
-def _text(value) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else json.dumps(value, default=str)
+from graphwiki_assets.defs.metadata import rows_table
 
 
 def check_table(result: CheckResult) -> dg.TableMetadataValue | dg.TextMetadataValue:
-    if not result.rows:  # a table of no rows shows a lone header in the UI
-        return dg.MetadataValue.text("none found")
-    names = columns(result.rows)
-    types = {}
-    for name in names:
-        seen = {type(r.get(name)) for r in result.rows if r.get(name) is not None}
-        types[name] = _TYPES.get(seen.pop(), "string") if len(seen) == 1 else "string"
-    records = [
-        dg.TableRecord({n: _text(r.get(n)) if types[n] == "string" else r.get(n) for n in names}) for r in result.rows
-    ]
-    return dg.MetadataValue.table(
-        records=records, schema=dg.TableSchema(columns=[dg.TableColumn(n, types[n]) for n in names])
-    )
+    # a table of no rows shows a lone header in the UI
+    return rows_table(result.rows, columns(result.rows), empty="none found")
 
 
 def report_metadata(report: LintReport) -> dict:

@@ -19,13 +19,13 @@ from graphwiki_assets.core.communities.detect import CommunityConfig
 from graphwiki_assets.core.communities.plots import size_plot
 from graphwiki_assets.core.communities.refresh import list_communities, refresh_communities
 from graphwiki_assets.core.evals.plots import markdown_image
-from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.filed import NotFileable, file_answer
 from graphwiki_assets.core.query.signatures import refresh_signatures
 from graphwiki_assets.core.query.upkeep import rebuild_projection
 from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.automation import AFTER_INGEST
+from graphwiki_assets.defs.metadata import rows_table
 from graphwiki_assets.defs.resources import (
     EmbeddingResource,
     GraphwikiConfig,
@@ -113,12 +113,13 @@ def communities(
     with neo4j.open() as store:
         run = refresh_communities(store, embeddings.embedder(), llm.client(), settings, log=context.log.info)
         top = [c for c in list_communities(store) if c["top"]]
-    table = markdown_table(
+    largest = rows_table(
         [
             {"size": c["size"], "title": c["title"], "summary": c["summary"][:160], "kind": c["kind"]}
             for c in top[: config.shown]
         ],
         ["size", "title", "summary", "kind"],
+        empty="no communities",
     )
     plot = markdown_image(size_plot(run.top_sizes), "community sizes") if run.top_sizes else "_no communities_"
     return dg.MaterializeResult(
@@ -134,7 +135,7 @@ def communities(
             "reported": dg.MetadataValue.int(run.reported),
             "llm_calls": dg.MetadataValue.int(run.llm_calls),
             "prompt_tokens": dg.MetadataValue.int(run.prompt_tokens),
-            "largest": dg.MetadataValue.md(table),
+            "largest": largest,
             "sizes": dg.MetadataValue.md(plot),
         },
         check_results=[
@@ -195,9 +196,7 @@ def filed_answers(
         metadata={
             "questions": dg.MetadataValue.int(len(rows)),
             "filed": dg.MetadataValue.int(sum(bool(r["filed"]) for r in rows)),
-            "answers": dg.MetadataValue.md(
-                markdown_table(rows, ["question", "shape", "citations", "filed", "why not"])
-            ),
+            "answers": rows_table(rows, ["question", "shape", "citations", "filed", "why not"], empty="none asked"),
         }
     )
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import dagster as dg
 
-from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.wiki import export_wiki
 from graphwiki_assets.defs.automation import AFTER_INGEST
+from graphwiki_assets.defs.metadata import rows_table
 from graphwiki_assets.defs.resources import GraphwikiConfig, Neo4jResource
 
 CHANGES_SHOWN = 100
@@ -29,13 +29,13 @@ def wiki(context: dg.AssetExecutionContext, neo4j: Neo4jResource, graphwiki: Gra
         report = export_wiki(store, config, folder)
     changes = report.changes()
     context.log.info(", ".join(f"{n} {name}" for name, n in report.counts().items()))
-    table = markdown_table(changes[:CHANGES_SHOWN], ["change", "page", "concept"]) if changes else "_No page changed._"
-    if len(changes) > CHANGES_SHOWN:
-        table += f"\n\n… and {len(changes) - CHANGES_SHOWN} more"
     return dg.MaterializeResult(
         metadata={
             **{name: dg.MetadataValue.int(n) for name, n in report.counts().items()},
-            "changed_pages": dg.MetadataValue.md(table),
+            # the first CHANGES_SHOWN; the counts above say how many changed in all
+            "changed_pages": rows_table(
+                changes[:CHANGES_SHOWN], ["change", "page", "concept"], empty="No page changed."
+            ),
             "path": dg.MetadataValue.path(str(folder)),
         }
     )
