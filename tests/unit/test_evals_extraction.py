@@ -139,7 +139,9 @@ def test_a_document_through_the_extraction_stage_is_scored_consistently(embedder
 
     metadata = extraction_metadata(result)
     assert metadata["claims.recall"].value == result["claims"]["recall"]
-    assert "| concepts_typed |" in metadata["table"].value and "data:image/png;base64," in metadata["plot"].value
+    scores = {r.data["items"]: r.data for r in metadata["scores"].records}
+    assert scores["concepts_typed"]["f1"] == result["concepts_typed"]["f1"]
+    assert "data:image/png;base64," in metadata["plot"].value
 
 
 def test_the_cli_prints_the_three_numbers(tmp_path, capsys, monkeypatch):

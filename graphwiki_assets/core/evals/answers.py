@@ -26,6 +26,8 @@ import re
 import time
 from collections.abc import Callable
 
+import pandas as pd
+
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.multihop import corpus_ids, ingest_corpus, progress_every
@@ -189,11 +191,10 @@ def run_answers(
         **summarise(rows),
         "control_supported_rate": metrics.share(v.supported for v in control.values()) if control else None,
         "control_pairs": len(control),
-        "by_split": {
-            s: summarise([r for q, r in zip(questions, rows) if q.get("split") == s])
-            for s in metrics.SPLITS
-            if any(q.get("split") == s for q in questions)
-        },
+        "by_split": metrics.per_split(
+            pd.DataFrame({"row": rows, "split": [q.get("split") for q in questions]}),
+            lambda half: summarise(half["row"].tolist()),
+        ),
         "checker": {
             "llm_calls": used["calls"] + used["cache_hits"],
             "prompt_tokens": used["prompt_tokens"],

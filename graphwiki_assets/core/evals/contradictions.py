@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import pandas as pd
+
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
@@ -143,6 +145,10 @@ def _source(pair: LabelledPair, side: str, concept_id: str, vectors: Vectors) ->
     )
 
 
+# what ``outcomes`` says of each pair, in this order
+ROW_COLUMNS = ["id", "domain", "kind", "label", "split", "concept", "a", "b", "cosine", "outcome", "flagged", "reason"]
+
+
 def outcomes(
     store: GraphStore, llm, pairs: list[LabelledPair], embedder: Embedder, config: ConflictConfig = ConflictConfig()
 ) -> tuple[list[dict], dict]:
@@ -199,11 +205,12 @@ def _rate(flags: list[bool]) -> float | None:
     return metrics.share(flags) if flags else None
 
 
-def rates(rows: list[dict]) -> dict:
-    """Catch rate, false alarms by class, and the precision of a CONTRADICTS edge."""
-    by = lambda label: [r["flagged"] for r in rows if r["label"] == label]  # noqa: E731
-    others = [r["flagged"] for r in rows if r["label"] != "contradicts"]
-    flagged = [r for r in rows if r["flagged"]]
+def rates(rows: pd.DataFrame) -> dict:
+    """Catch rate, false alarms by class, and the precision of a CONTRADICTS edge (``rows``:
+    one pair a row, with its label and whether it was flagged)."""
+    by = lambda label: rows.loc[rows["label"] == label, "flagged"].tolist()  # noqa: E731
+    others = rows.loc[rows["label"] != "contradicts", "flagged"].tolist()
+    flagged = rows[rows["flagged"]]
     return {
         "n": len(rows),
         "catch_rate": _rate(by("contradicts")),
@@ -212,7 +219,7 @@ def rates(rows: list[dict]) -> dict:
             "unrelated_aspect": _rate(by("unrelated_aspect")),
             "all": _rate(others),
         },
-        "precision": _rate([r["label"] == "contradicts" for r in flagged]),
+        "precision": _rate((flagged["label"] == "contradicts").tolist()),
         "caught": sum(by("contradicts")),
         "contradicts": len(by("contradicts")),
         "false_alarms": sum(others),
@@ -220,12 +227,11 @@ def rates(rows: list[dict]) -> dict:
     }
 
 
-def confusion(rows: list[dict]) -> dict:
-    """Label -> how the stage ended each pair (screened, or the LLM's relation)."""
-    return {
-        label: {o: sum(1 for r in rows if r["label"] == label and r["outcome"] == o) for o in OUTCOMES}
-        for label in LABELS
-    }
+def confusion(rows: pd.DataFrame) -> dict:
+    """Label -> how the stage ended each pair (screened, or the LLM's relation), every label
+    and outcome present, none seen counted 0."""
+    counts = pd.crosstab(rows["label"], rows["outcome"]).reindex(index=list(LABELS), columns=list(OUTCOMES))
+    return {label: {o: int(n) for o, n in row.items()} for label, row in counts.fillna(0).iterrows()}
 
 
 def run_pairs(
@@ -242,6 +248,8 @@ def run_pairs(
     started = time.monotonic()
     log(f"conflict stage over {len(pairs)} labelled pairs ({llm.label})")
     rows, usage = outcomes(store, llm, pairs, embedder, config)
+    frame = pd.DataFrame(rows, columns=ROW_COLUMNS)
+    of = lambda label: frame[frame["label"] == label]  # noqa: E731
     result = {
         "name": name,
         "backend": llm.label,
@@ -252,18 +260,12 @@ def run_pairs(
             "per_claim": config.per_claim,
             "pairs_per_call": llm.call_sizes.limit("conflicts", config.pairs_per_call),
         },
-        **rates(rows),
-        "by_split": {
-            s: rates([r for r in rows if r["split"] == s]) for s in metrics.SPLITS if any(r["split"] == s for r in rows)
-        },
-        "by_kind": {k: rates([r for r in rows if r["kind"] == k]) for k in sorted({r["kind"] for r in rows})},
-        "outcomes": confusion(rows),
-        "screened": {
-            label: metrics.share(r["outcome"] == "screened" for r in rows if r["label"] == label) for label in LABELS
-        },
-        "cosine_by_label": {
-            label: metrics.distribution(r["cosine"] for r in rows if r["label"] == label) for label in LABELS
-        },
+        **rates(frame),
+        "by_split": metrics.per_split(frame, rates),
+        "by_kind": {kind: rates(group) for kind, group in frame.groupby("kind")},  # sorted by kind
+        "outcomes": confusion(frame),
+        "screened": {label: metrics.share(of(label)["outcome"].eq("screened").tolist()) for label in LABELS},
+        "cosine_by_label": {label: metrics.distribution(of(label)["cosine"]) for label in LABELS},
         **usage,
         "errors": [r for r in rows if r["flagged"] != (r["label"] == "contradicts")],
         "pairs": rows,

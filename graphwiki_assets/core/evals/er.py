@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
@@ -86,14 +88,42 @@ def judge(llm, pairs: list[Pair], config: Stage1Config) -> tuple[dict[int, Verdi
     return {p.index: v for p, v in zip(pairs, verdicts)}, used.calls + used.cache_hits
 
 
-def cosine_only(pairs: list[Pair], scores: list[float], floor: float) -> dict:
-    actual = [p.same for p in pairs]
+def pair_frame(
+    pairs: list[Pair], scores: dict[int, float], passed: dict[int, bool], predicted: dict[int, bool]
+) -> pd.DataFrame:
+    """One row per pair (indexed by the pair's index): its label and half, the cosine, and
+    what stage 1 and the two stages together decided."""
+    index = [p.index for p in pairs]
+    return pd.DataFrame(
+        {
+            "domain": [p.domain for p in pairs],
+            "label": [p.label for p in pairs],
+            "split": [p.split for p in pairs],
+            "same": [p.same for p in pairs],
+            "a": [p.a["name"] for p in pairs],
+            "b": [p.b["name"] for p in pairs],
+            "score": [scores[i] for i in index],
+            "passed": [passed[i] for i in index],
+            "predicted": [predicted[i] for i in index],
+        },
+        index=pd.Index(index, name="pair"),
+    )
+
+
+def _same_passed(frame: pd.DataFrame) -> float:
+    return metrics.share(frame.loc[frame["same"], "passed"].tolist())
+
+
+def _judged(frame: pd.DataFrame) -> dict:
+    return metrics.scored(frame["predicted"].tolist(), frame["same"].tolist())
+
+
+def cosine_only(frame: pd.DataFrame, floor: float) -> dict:
+    scores, actual = frame["score"].tolist(), frame["same"].tolist()
     best = metrics.best_threshold(scores, actual)
     fixed = metrics.at_threshold(scores, actual, FIXED_THRESHOLD)
     return {
-        "by_class": {
-            label: metrics.distribution(s for p, s in zip(pairs, scores) if p.label == label) for label in LABELS
-        },
+        "by_class": {label: metrics.distribution(frame.loc[frame["label"] == label, "score"]) for label in LABELS},
         "best_f1": best["f1"],
         "best_threshold": best["threshold"],
         "best_precision": best["precision"],
@@ -162,36 +192,43 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
     return {"result": result, "errors": errors, "predicted": predicted, "verdicts": verdicts}
 
 
-def by_split(pairs: list[Pair], scores: dict[int, float], passed: dict[int, bool], predicted: dict[int, bool]) -> dict:
+def _half(group: pd.DataFrame) -> dict:
+    best = metrics.best_threshold(group["score"].tolist(), group["same"].tolist())
+    judged = _judged(group)
+    return {
+        "n": len(group),
+        "cosine_only_best_f1": best["f1"],
+        "stage1_same_passed": _same_passed(group),
+        "precision": judged["precision"],
+        "recall": judged["recall"],
+        "f1": judged["f1"],
+    }
+
+
+def by_split(frame: pd.DataFrame) -> dict:
     """The tune and report halves side by side: only the report half is evidence."""
-    out = {}
-    for split in metrics.SPLITS:
-        group = [p for p in pairs if p.split == split]
-        if not group:
-            continue
-        best = metrics.best_threshold([scores[p.index] for p in group], [p.same for p in group])
-        judged = metrics.scored([predicted[p.index] for p in group], [p.same for p in group])
-        out[split] = {
-            "n": len(group),
-            "cosine_only_best_f1": best["f1"],
-            "stage1_same_passed": stage1_summary(group, passed)["same_passed"],
-            "precision": judged["precision"],
-            "recall": judged["recall"],
-            "f1": judged["f1"],
-        }
-    return out
+    return metrics.per_split(frame, _half)
 
 
-def by_domain(pairs: list[Pair], passed: dict[int, bool], predicted: dict[int, bool]) -> dict:
-    out = {}
-    for domain in sorted({p.domain for p in pairs}):
-        group = [p for p in pairs if p.domain == domain]
-        out[domain] = {
-            "n": len(group),
-            "same_passed": stage1_summary(group, passed)["same_passed"],
-            "f1": metrics.scored([predicted[p.index] for p in group], [p.same for p in group])["f1"],
-        }
-    return out
+def by_domain(frame: pd.DataFrame) -> dict:
+    return {
+        domain: {"n": len(group), "same_passed": _same_passed(group), "f1": _judged(group)["f1"]}
+        for domain, group in frame.groupby("domain")  # sorted by domain
+    }
+
+
+def _decision(predicted: pd.Series) -> pd.Series:
+    return predicted.map({True: "same", False: "not_same"})
+
+
+def pairs_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Each pair as the eval reports it (cosine to 4 places, Python's rounding)."""
+    table = frame[["domain", "label", "a", "b"]].assign(
+        cosine=frame["score"].map(lambda x: round(x, 4)),
+        stage1=frame["passed"],
+        predicted=_decision(frame["predicted"]),
+    )
+    return table.reset_index()
 
 
 # -- population mode -------------------------------------------------------------------
@@ -284,11 +321,15 @@ def population(
         "stage1": stage1,
         "two_stage": judged["result"],
         "errors": judged["errors"],
-        "by_domain": by_domain(pairs, passed, judged["predicted"]),
-        "rows": {
-            p.index: {"rank": rank_of[p.index], "passed": passed[p.index], "predicted": judged["predicted"][p.index]}
-            for p in pairs
-        },
+        "by_domain": by_domain(pair_frame(pairs, score_of, passed, judged["predicted"])),
+        # object dtype: a rank is an int or None (not a float with NaN)
+        "rows": pd.DataFrame(
+            {
+                "knn_rank": pd.Series(rank_of, dtype=object),
+                "population_stage1": pd.Series(passed),
+                "population_predicted": _decision(pd.Series(judged["predicted"])),
+            }
+        ),
     }
 
 
@@ -313,6 +354,7 @@ def run_er(
     passed = {p.index: scores[p.index] >= config.floor for p in pairs}
     log(f"pair mode: {len(pairs)} pairs, {sum(passed.values())} pass stage 1")
     judged = two_stage(pairs, passed, llm, config, scores)
+    frame = pair_frame(pairs, scores, passed, judged["predicted"])
     result = {
         "name": name,
         "n": len(pairs),
@@ -325,39 +367,20 @@ def run_er(
             "floor": config.floor,
             "judge_pairs_per_call": llm.call_sizes.limit("judge", config.judge.pairs_per_call),
         },
-        "cosine_only": cosine_only(pairs, [scores[p.index] for p in pairs], config.floor),
+        "cosine_only": cosine_only(frame, config.floor),
         "stage1": stage1_summary(pairs, passed),
         "two_stage": judged["result"],
         "errors": judged["errors"],
-        "by_domain": by_domain(pairs, passed, judged["predicted"]),
-        "by_split": by_split(pairs, scores, passed, judged["predicted"]),
+        "by_domain": by_domain(frame),
+        "by_split": by_split(frame),
     }
-    rows = {
-        p.index: {
-            "pair": p.index,
-            "domain": p.domain,
-            "label": p.label,
-            "a": p.a["name"],
-            "b": p.b["name"],
-            "cosine": round(scores[p.index], 4),
-            "stage1": passed[p.index],
-            "predicted": "same" if judged["predicted"][p.index] else "not_same",
-        }
-        for p in pairs
-    }
+    table = pairs_table(frame)
     if store is not None:
         log("population mode: kNN over the concept_embedding index")
         pop = population(store, pairs, {k: v.tolist() for k, v in vectors.items()}, embedder.dimension, llm, config)
-        for index, extra in pop.pop("rows").items():
-            rows[index].update(
-                {
-                    "knn_rank": extra["rank"],
-                    "population_stage1": extra["passed"],
-                    "population_predicted": "same" if extra["predicted"] else "not_same",
-                }
-            )
+        table = table.join(pop.pop("rows"), on="pair")
         result["population"] = pop
-    result["pairs"] = list(rows.values())
+    result["pairs"] = table.to_dict("records")
     result["seconds"] = round(time.monotonic() - started, 2)
     return result
 

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
+import pandas as pd
 
 # Every dev set is halved: rules may be looked at against "tune"; "report" is only reported.
 SPLITS = ("tune", "report")
+
+
+def per_split(frame: pd.DataFrame, summary: Callable[[pd.DataFrame], dict], column: str = "split") -> dict:
+    """``summary`` of the rows of each half the frame has, tune then report (others left out)."""
+    halves = frame.groupby(column)
+    return {split: summary(halves.get_group(split)) for split in SPLITS if split in halves.groups}
 
 
 def prf(tp: int, fp: int, fn: int) -> dict[str, float]:
@@ -52,20 +59,15 @@ def best_threshold(scores: Sequence[float], actual: Sequence[bool]) -> dict:
     return max(curve, key=lambda p: (p["f1"], p["threshold"])) if curve else {"threshold": 0.0, **prf(0, 0, 0)}
 
 
+# distribution's names for what Series.describe calls its rows
+_DESCRIBED = {"mean": "mean", "min": "min", "q1": "25%", "median": "50%", "q3": "75%", "max": "max"}
+
+
 def distribution(values: Iterable[float]) -> dict:
-    arr = np.asarray(list(values), dtype=float)
-    if arr.size == 0:
+    described = pd.Series(list(values), dtype=float).describe()
+    if not described["count"]:
         return {"n": 0}
-    q1, median, q3 = np.percentile(arr, [25, 50, 75])
-    return {
-        "n": int(arr.size),
-        "mean": round(float(arr.mean()), 4),
-        "min": round(float(arr.min()), 4),
-        "q1": round(float(q1), 4),
-        "median": round(float(median), 4),
-        "q3": round(float(q3), 4),
-        "max": round(float(arr.max()), 4),
-    }
+    return {"n": int(described["count"]), **{k: round(float(described[row]), 4) for k, row in _DESCRIBED.items()}}
 
 
 def share(flags: Iterable[bool]) -> float:

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import os
 import random
-import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
+
+import pandas as pd
 
 from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.query import ask
@@ -62,22 +63,21 @@ class BenchConfig:
             raise ValueError("hops and warmup must be at least 0")
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest rank of the sorted values (30 values: p95 is the 29th, p99 the largest)."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
+def percentile(values: Sequence[float] | pd.Series, q: float) -> float:
+    """Nearest rank of the sorted values (30 values: p95 is the 29th, p99 the largest); 0 for none.
+    (Series.quantile, not GroupBy.quantile: the grouped one picks another rank at some sizes.)"""
+    series = pd.Series(values, dtype=float)
+    return float(series.quantile(q, interpolation="nearest")) if len(series) else 0.0
 
 
-def spread(values: list[float]) -> dict:
+def spread(values: Sequence[float] | pd.Series) -> dict:
+    series = pd.Series(values, dtype=float)
     return {
-        "p50": round(percentile(values, 0.5), 1),
-        "p95": round(percentile(values, 0.95), 1),
-        "p99": round(percentile(values, 0.99), 1),
-        "mean": round(statistics.fmean(values), 1) if values else 0.0,
-        "n": len(values),
+        "p50": round(percentile(series, 0.5), 1),
+        "p95": round(percentile(series, 0.95), 1),
+        "p99": round(percentile(series, 0.99), 1),
+        "mean": round(float(series.mean()), 1) if len(series) else 0.0,
+        "n": len(series),
     }
 
 
@@ -175,6 +175,22 @@ def in_process(store: GraphStore, embedder, llm) -> Answerer:
     return answer
 
 
+# One timed answer: a row of the timings table (``error`` set when it failed, no timings then).
+TIMED = ("shape", "ms", "found", "technique", "answer_ms", *PHASES, "error")
+
+
+def timings(results: Sequence[dict]) -> pd.DataFrame:
+    return pd.DataFrame(list(results), columns=list(TIMED))
+
+
+def _failed(frame: pd.DataFrame) -> pd.Series:
+    return frame["error"].notna()
+
+
+def _error_samples(frame: pd.DataFrame) -> list[str]:
+    return sorted(frame["error"].dropna().unique())[:3]
+
+
 def timed(answer: Answerer, q: Question, config: BenchConfig) -> dict:
     """One question end to end as the caller sees it, split by the answer's own phases."""
     started = time.perf_counter()
@@ -200,18 +216,19 @@ def _ask(store: GraphStore, embedder, llm, q: Question, config: BenchConfig) -> 
     return timed(in_process(store, embedder, llm), q, config)
 
 
-def _summary(shape: str, results: list[dict]) -> dict:
-    ok = [r for r in results if "error" not in r]
+def _summary(shape: str, results: pd.DataFrame) -> dict:
+    """One technique's timed answers (a frame of ``TIMED`` rows) as its spreads per phase."""
+    ok = results[~_failed(results)]
     out = {
         "technique": TECHNIQUES[shape],
         "n": len(results),
-        "found": sum(bool(r["found"]) for r in ok),
+        "found": int(ok["found"].map(bool).sum()),
         "errors": len(results) - len(ok),
-        "total_ms": spread([r["ms"] for r in ok]),
-        "answer_ms": spread([r["answer_ms"] for r in ok]),  # what ask itself measured: total_ms less any transport
+        "total_ms": spread(ok["ms"]),
+        "answer_ms": spread(ok["answer_ms"]),  # what ask itself measured: total_ms less any transport
     }
-    out.update({f"{p}_ms": spread([r[p] for r in ok]) for p in PHASES})
-    out["error_samples"] = sorted({r["error"] for r in results if "error" in r})[:3]
+    out.update({f"{p}_ms": spread(ok[p]) for p in PHASES})
+    out["error_samples"] = _error_samples(results)
     return out
 
 
@@ -224,9 +241,9 @@ def measure_answers(answer: Answerer, drawn: Drawn, config: BenchConfig) -> tupl
     """``measure_single`` with any answerer (in this process, or a server over HTTP)."""
     for q in drawn.warmup:
         timed(answer, q, config)
-    raw = {shape: [timed(answer, q, config) for q in qs] for shape, qs in drawn.single.items()}
-    totals = [r["ms"] for results in raw.values() for r in results if "error" not in r]
-    return {shape: _summary(shape, results) for shape, results in raw.items()}, totals
+    raw = timings([timed(answer, q, config) for qs in drawn.single.values() for q in qs])
+    totals = raw.loc[~_failed(raw), "ms"].tolist()
+    return {shape: _summary(shape, raw[raw["shape"] == shape]) for shape in drawn.single}, totals
 
 
 def measure_flat(store: GraphStore, embedder, questions: list[str], k: int) -> dict:
@@ -261,16 +278,17 @@ def measure_concurrent(
 
 def concurrent_summary(results: list[dict], askers: int, wall: float) -> dict:
     """Timed answers of askers asking at once: errors, throughput, spread, p95 per shape."""
-    ok = [r for r in results if "error" not in r]
+    frame = timings(results)
+    ok = frame[~_failed(frame)]
     return {
         "askers": askers,
-        "questions": len(results),
-        "errors": len(results) - len(ok),
-        "error_samples": sorted({r["error"] for r in results if "error" in r})[:3],
+        "questions": len(frame),
+        "errors": len(frame) - len(ok),
+        "error_samples": _error_samples(frame),
         "seconds": round(wall, 2),
         "throughput_qps": round(len(ok) / wall, 2) if wall else 0.0,
-        "total_ms": spread([r["ms"] for r in ok]),
-        "per_shape_p95_ms": {s: round(percentile([r["ms"] for r in ok if r["shape"] == s], 0.95), 1) for s in SHAPES},
+        "total_ms": spread(ok["ms"]),
+        "per_shape_p95_ms": {s: round(percentile(ok.loc[ok["shape"] == s, "ms"], 0.95), 1) for s in SHAPES},
     }
 
 
