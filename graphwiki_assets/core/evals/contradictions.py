@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -205,12 +205,18 @@ def _rate(flags: list[bool]) -> float | None:
     return metrics.share(flags) if flags else None
 
 
-def rates(rows: pd.DataFrame) -> dict:
-    """Catch rate, false alarms by class, and the precision of a CONTRADICTS edge (``rows``:
-    one pair a row, with its label and whether it was flagged)."""
+def pair_rows(rows: Sequence[dict] | pd.DataFrame) -> pd.DataFrame:
+    """The outcome of each pair, a row each (``ROW_COLUMNS``)."""
+    return rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows), columns=ROW_COLUMNS)
+
+
+def rates(pairs: Sequence[dict] | pd.DataFrame) -> dict:
+    """Catch rate, false alarms by class, and the precision of a CONTRADICTS edge (``pairs``:
+    one a row, with its label and whether it was flagged)."""
+    rows = pair_rows(pairs)
     by = lambda label: rows.loc[rows["label"] == label, "flagged"].tolist()  # noqa: E731
     others = rows.loc[rows["label"] != "contradicts", "flagged"].tolist()
-    flagged = rows[rows["flagged"]]
+    flagged = rows[rows["flagged"].astype(bool)]
     return {
         "n": len(rows),
         "catch_rate": _rate(by("contradicts")),
@@ -248,7 +254,7 @@ def run_pairs(
     started = time.monotonic()
     log(f"conflict stage over {len(pairs)} labelled pairs ({llm.label})")
     rows, usage = outcomes(store, llm, pairs, embedder, config)
-    frame = pd.DataFrame(rows, columns=ROW_COLUMNS)
+    frame = pair_rows(rows)
     of = lambda label: frame[frame["label"] == label]  # noqa: E731
     result = {
         "name": name,

@@ -17,6 +17,8 @@ from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
+
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
@@ -29,6 +31,15 @@ LLM_STAGES = ("extract", "judge", "conflict", "summaries")
 
 def _per(value: float, n: int, digits: int = 3) -> float:
     return round(value / max(n, 1), digits)
+
+
+def by_task(llm_by_task: dict[str, dict], passages: int) -> dict:
+    """LLM calls and prompt tokens per task, in all and per passage."""
+    counts = pd.DataFrame(list(llm_by_task.values()), index=list(llm_by_task), columns=["calls", "prompt_tokens"])
+    tasks = counts.astype(float).fillna(0).astype(int)  # a task without a count made none
+    tasks["calls_per_passage"] = tasks["calls"].map(lambda n: _per(n, passages))
+    tasks["prompt_tokens_per_passage"] = tasks["prompt_tokens"].map(lambda n: _per(n, passages, 1))
+    return tasks.to_dict("index")
 
 
 def run_ingest_bench(
@@ -91,15 +102,7 @@ def run_ingest_bench(
             "prompt_tokens": first["prompt_tokens"],
             "llm_calls_per_passage": _per(first["llm_calls"], len(docs)),
             "prompt_tokens_per_passage": _per(first["prompt_tokens"], len(docs), 1),
-            "by_task": {
-                task: {
-                    "calls": c.get("calls", 0),
-                    "prompt_tokens": c.get("prompt_tokens", 0),
-                    "calls_per_passage": _per(c.get("calls", 0), len(docs)),
-                    "prompt_tokens_per_passage": _per(c.get("prompt_tokens", 0), len(docs), 1),
-                }
-                for task, c in first["llm_by_task"].items()
-            },
+            "by_task": by_task(first["llm_by_task"], len(docs)),
             "stages_seconds": first["stages_seconds"],
             "lease": first["lease"],
             "embedding": first["embedding"],
