@@ -2,8 +2,8 @@
 
 They sit in their own group with no upstream assets, so nothing on the ingest path waits
 for them, and they never open the user's graph: the Neo4j resource is read only to derive
-(and refuse to collide with) the eval instance. Each emits its numbers, a markdown table
-and a PNG plot, and one blocking check that fails (ERROR) when a metric falls below
+(and refuse to collide with) the eval instance. Each emits its numbers, its tables (Dagster
+table metadata, one entry per table) and a PNG plot, and one blocking check that fails (ERROR) when a metric falls below
 evals/baselines.json minus the tolerance, so the run exits non-zero on a regression.
 """
 
