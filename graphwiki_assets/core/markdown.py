@@ -1,5 +1,5 @@
-"""Markdown tables for reports and Dagster metadata: one way to render a table, two ways to
-render a cell (short for reading, exact for numbers that are compared)."""
+"""Markdown tables for reports (the overview, the CLI): one way to render a table, cells cut
+short for reading. Dagster shows its tables as table metadata (``defs/metadata.py``)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,6 @@ def cell(value: Any) -> str:
         value = f"{value:.4g}"
     text = escape(str(value))
     return text if len(text) <= CELL else text[: CELL - 1] + "…"
-
-
-def exact_cell(value: Any) -> str:
-    """The value as it is: every digit, never cut; '–' for none."""
-    return "–" if value is None else escape(str(value))
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[Any]], render: Callable[[Any], str] = cell) -> list[str]:
