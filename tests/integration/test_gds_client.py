@@ -15,7 +15,7 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.communities.detect import CommunityConfig, leiden
 from graphwiki_assets.core.evals.generator import generate
-from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query import ask, cypher
 from graphwiki_assets.core.query.ppr import rank_related
 from graphwiki_assets.core.query.projection import (
     concept_layer,
@@ -164,6 +164,17 @@ def test_pagerank_ranks_the_same_through_cypher_and_the_client(generated):
         scores = dict(by_client) | dict(by_cypher)
         assert all(scores[cid] == pytest.approx(cut) for cid in differ)
         assert newer_c == newer_g == []
+
+
+def test_a_related_question_answers_alike_either_way(seed_graph, embedder, offline_llm):
+    asked = {
+        via: ask(seed_graph, embedder, offline_llm, "What else relates to Cypher?", shape="related", ppr_via=via)
+        for via in ("cypher", "client")
+    }
+    assert asked["cypher"].found and asked["cypher"].technique == "personalized pagerank (GDS)"
+    assert asked["client"].retrieved == asked["cypher"].retrieved
+    assert asked["client"].details["ranking"] == asked["cypher"].details["ranking"]
+    assert asked["client"].answer == asked["cypher"].answer
 
 
 def test_an_unreachable_server_is_the_stores_clear_error_not_a_wait(settings):

@@ -24,9 +24,9 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
-from graphwiki_assets.core.query.projection import concept_layer, with_projection
+from graphwiki_assets.core.query.projection import concept_layer, store_behind, with_projection
 from graphwiki_assets.core.query.subgraph import claims_linking
-from graphwiki_assets.core.store.driver import Graph, GraphStore, Reader
+from graphwiki_assets.core.store.driver import Graph
 from graphwiki_assets.core.store.gds_client import calls, gds, graph
 
 # GDS 2.13's words, with or without a label filter:
@@ -73,9 +73,7 @@ def _stream_cypher(store: Graph, layer: str, seeds: list[int], damping: float, l
 
 
 def _stream_client(store: Graph, layer: str, seeds: list[int], damping: float, limit: int) -> list[dict]:
-    owner = store.store if isinstance(store, Reader) else store
-    if not isinstance(owner, GraphStore):
-        raise TypeError(f"the GDS client needs a GraphStore, not {type(store).__name__}")
+    owner = store_behind(store)  # the client runs outside the question's read transaction
     with calls(owner):
         scores = gds(owner).page_rank.stream(
             graph(owner, layer),

@@ -164,7 +164,7 @@ def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:
     with _BUILDING:
         found = current_projection(store, prefix)  # another thread built it while we waited
         if found is None:
-            refresh_projection(_owner(store), prefix)
+            refresh_projection(store_behind(store), prefix)
             found = current_projection(store, prefix)
     if found is None:
         raise RuntimeError(
@@ -174,9 +174,9 @@ def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:
     return found
 
 
-def _owner(store: Graph) -> GraphStore:
-    """The store itself, or the one behind a question's reader: builds run outside its read
-    transaction."""
+def store_behind(store: Graph) -> GraphStore:
+    """The store itself, or the one behind a question's reader: builds and GDS client calls
+    run outside its read transaction."""
     if isinstance(store, GraphStore):
         return store
     if isinstance(store, Reader):
