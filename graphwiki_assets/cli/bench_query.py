@@ -48,6 +48,13 @@ def register(kinds: argparse._SubParsersAction, add_common) -> None:
     query.add_argument("--k", type=at_least(1), default=8, help="ranked results per question (default 8)")
     query.add_argument("--seed", type=int, default=0, help="of the generated graph and of the questions drawn")
     query.add_argument("--uri", help="a disposable Neo4j server instead of the eval instance")
+    query.add_argument(
+        "--ppr-via",
+        choices=("cypher", "client", "both"),
+        default="cypher",
+        help="how 'related' runs Personalized PageRank: Cypher in the question's read transaction (default, "
+        "measured faster), the GDS Python client, or both on alternate questions of one run",
+    )
     query.set_defaults(handler=run_query)
 
 
@@ -110,7 +117,13 @@ def run_query(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.llm.client import build_llm
 
     config = BenchConfig(
-        per_shape=args.n, askers=args.askers, per_asker=args.per_asker, hops=args.hops, k=args.k, seed=args.seed
+        per_shape=args.n,
+        askers=args.askers,
+        per_asker=args.per_asker,
+        hops=args.hops,
+        k=args.k,
+        seed=args.seed,
+        ppr_via=args.ppr_via,
     )
     with _bench_store(args.uri) as (settings, store):
         embedder = load_embedder(settings.embedding_model)

@@ -25,6 +25,7 @@ def test_ask_refuses_an_empty_question(seed_graph, embedder, offline_llm, questi
         ({"fanout": 0}, "fanout"),
         ({"shape_pool": 0}, "shape_pool"),
         ({"damping": 1.0}, "damping"),
+        ({"ppr_via": "gremlin"}, "ppr_via"),
     ],
 )
 def test_ask_refuses_options_out_of_range_by_name(seed_graph, embedder, offline_llm, options, name):
@@ -50,6 +51,7 @@ def test_zero_hops_is_the_entity_alone(seed_graph, embedder, offline_llm):
         (["latency", "--k", "-1"], "argument --k: must be at least 1, not -1"),
         (["bench", "query", "--sizes", "10,-5"], "sizes must be whole numbers of at least 1"),
         (["bench", "generate", "--concepts", "0"], "must be at least 1, not 0"),
+        (["bench", "query", "--ppr-via", "gremlin"], "argument --ppr-via: invalid choice: 'gremlin'"),
     ],
 )
 def test_the_cli_refuses_them_with_the_reason(argv, message, capsys, cli_env):

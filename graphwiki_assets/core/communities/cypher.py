@@ -1,18 +1,14 @@
-"""Every statement about communities (the Leiden stream, membership, reports, reads)."""
+"""Every statement about communities (the concepts of a Leiden stream, membership, reports, reads)."""
 
 from graphwiki_assets.core.store.schema import in_play
 
-# Leiden on the concept layer, every level it went through (finest first). One thread and a
-# seed make the same graph give the same partition, so an unchanged graph costs no report.
-LEIDEN_STREAM = f"""
-CALL gds.leiden.stream($layer, {{
-  relationshipWeightProperty: 'weight', includeIntermediateCommunities: true,
-  randomSeed: $seed, concurrency: 1, maxLevels: $max_levels, gamma: $gamma
-}})
-YIELD nodeId, communityId, intermediateCommunityIds
-WITH gds.util.asNode(nodeId) AS c, communityId, intermediateCommunityIds
-WHERE {in_play("c")}
-RETURN c.id AS id, coalesce(intermediateCommunityIds, [communityId]) AS levels
+# The concepts behind the graph ids of a Leiden stream (the GDS client runs it), those still
+# in play.
+CONCEPTS_IN_PLAY = f"""
+UNWIND $node_ids AS node_id
+MATCH (c) WHERE id(c) = node_id
+WITH c, node_id WHERE {in_play("c")}
+RETURN node_id, c.id AS id
 """
 
 EXISTING = """

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from graphwiki_assets.core.communities import cypher
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.gds_client import calls, gds, graph
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,31 @@ def partition(rows: list[dict], min_size: int) -> Partition:
     return out
 
 
+def leiden(store: GraphStore, layer: str, config: CommunityConfig) -> list[dict]:
+    """Leiden on the concept layer, every level it went through (finest first), per concept
+    still in play, in the stream's order. One thread and a seed make the same graph give the
+    same partition, so an unchanged graph costs no report."""
+    with calls(store):
+        found = gds(store).leiden.stream(
+            graph(store, layer),
+            relationship_weight_property="weight",
+            include_intermediate_communities=True,
+            random_seed=config.seed,
+            concurrency=1,
+            max_levels=config.max_levels,
+            gamma=config.gamma,
+        )
+    if found.empty:
+        return []
+    concepts = {r["node_id"]: r["id"] for r in store.query(cypher.CONCEPTS_IN_PLAY, node_ids=found["nodeId"].tolist())}
+    return [
+        {"id": concepts[node], "levels": list(levels) if levels is not None else [community]}
+        for node, community, levels in zip(
+            *(found[c].tolist() for c in ("nodeId", "communityId", "intermediateCommunityIds"))
+        )
+        if node in concepts
+    ]
+
+
 def detect(store: GraphStore, layer: str, config: CommunityConfig) -> Partition:
-    rows = store.query(
-        cypher.LEIDEN_STREAM, layer=layer, seed=config.seed, max_levels=config.max_levels, gamma=config.gamma
-    )
-    return partition(rows, config.min_size)
+    return partition(leiden(store, layer, config), config.min_size)

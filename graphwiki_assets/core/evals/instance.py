@@ -25,6 +25,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.gds_client import drop_graphs
 
 DEFAULT_EVAL_BOLT_PORT = 7688
 
@@ -159,6 +160,5 @@ def wipe(store: GraphStore) -> None:
 
 def drop_projections(store: GraphStore) -> None:
     """Drop every GDS projection (built from a graph that has changed since)."""
-    for row in store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"):
-        store.query("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"])
+    drop_graphs(store)
     store.memo.clear()  # what it remembered of the old graph

@@ -25,7 +25,7 @@ import pandas as pd
 
 from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.query import ask
-from graphwiki_assets.core.query.models import TECHNIQUES
+from graphwiki_assets.core.query.models import PPR_VIAS, TECHNIQUES
 from graphwiki_assets.core.query.retrieval import flat_by_vector
 from graphwiki_assets.core.query.upkeep import refresh_query_state
 from graphwiki_assets.core.store.driver import GraphStore
@@ -39,6 +39,7 @@ SHAPES = {
 FLAT = "Tell me about {a}"
 PHASES = ("linking", "retrieval", "synthesis")
 PAIR_VIA = 20  # intermediates tried per concept when drawing a connected pair
+BOTH = "both"  # BenchConfig.ppr_via: each PageRank path on alternate related questions
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class BenchConfig:
     k: int = 8
     flat_k: int = 5
     seed: int = 0
+    # how "related" runs PageRank (QueryOptions.ppr_via); "both": the timed related questions
+    # alternate between the two paths, so one run under one load measures each
+    ppr_via: str = "cypher"
 
     def __post_init__(self) -> None:
         for name in ("per_shape", "askers", "per_asker", "k", "flat_k"):
@@ -61,6 +65,12 @@ class BenchConfig:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         if self.hops < 0 or self.warmup < 0:
             raise ValueError("hops and warmup must be at least 0")
+        if self.ppr_via not in (*PPR_VIAS, BOTH):
+            raise ValueError(f"ppr_via must be one of {', '.join((*PPR_VIAS, BOTH))}, not {self.ppr_via!r}")
+
+    def via(self, q: Question) -> str:
+        """The PageRank path question ``q`` is answered with."""
+        return q.ppr_via or (PPR_VIAS[0] if self.ppr_via == BOTH else self.ppr_via)
 
 
 def percentile(values: Sequence[float] | pd.Series, q: float) -> float:
@@ -86,6 +96,7 @@ class Question:
     shape: str
     text: str
     entities: list[str]
+    ppr_via: str | None = None  # this question's PageRank path when the run measures both
 
 
 @dataclass
@@ -130,6 +141,9 @@ def draw(store: GraphStore, config: BenchConfig, used: set[str], extra: bool = T
     }
     warmup = [q for qs in single.values() for q in qs[: config.warmup]]
     single = {shape: qs[config.warmup :] for shape, qs in single.items()}
+    if config.ppr_via == BOTH:
+        for i, q in enumerate(single["related"] + [q for q in warmup if q.shape == "related"]):
+            q.ppr_via = PPR_VIAS[i % len(PPR_VIAS)]
     later_pairs = iter(pairs[single_n:])
     concurrent = []
     for i, a in enumerate(concurrent_names):
@@ -169,7 +183,8 @@ def in_process(store: GraphStore, embedder, llm) -> Answerer:
     """``ask`` in this process, with the question's entities given (the router is skipped)."""
 
     def answer(q: Question, config: BenchConfig) -> Mapping[str, Any]:
-        found = ask(store, embedder, llm, q.text, shape=q.shape, entities=q.entities, hops=config.hops, k=config.k)
+        options: dict[str, Any] = {"hops": config.hops, "k": config.k, "ppr_via": config.via(q)}
+        found = ask(store, embedder, llm, q.text, shape=q.shape, entities=q.entities, **options)
         return vars(found)
 
     return answer
@@ -241,9 +256,18 @@ def measure_answers(answer: Answerer, drawn: Drawn, config: BenchConfig) -> tupl
     """``measure_single`` with any answerer (in this process, or a server over HTTP)."""
     for q in drawn.warmup:
         timed(answer, q, config)
-    raw = timings([timed(answer, q, config) for qs in drawn.single.values() for q in qs])
+    questions = [q for qs in drawn.single.values() for q in qs]
+    raw = timings([timed(answer, q, config) for q in questions])
     totals = raw.loc[~_failed(raw), "ms"].tolist()
-    return {shape: _summary(shape, raw[raw["shape"] == shape]) for shape in drawn.single}, totals
+    summaries = {shape: _summary(shape, raw[raw["shape"] == shape]) for shape in drawn.single}
+    if config.ppr_via == BOTH and "related" in drawn.single:
+        # "related" stays the default path's; the other is reported beside it
+        via_of = pd.Series([q.ppr_via for q in questions], index=raw.index)
+        for via in PPR_VIAS:
+            key = "related" if via == PPR_VIAS[0] else f"related via {via}"
+            summaries[key] = _summary("related", raw[(raw["shape"] == "related") & (via_of == via)])
+            summaries[key]["ppr_via"] = via
+    return summaries, totals
 
 
 def measure_flat(store: GraphStore, embedder, questions: list[str], k: int) -> dict:

@@ -237,6 +237,16 @@ WHERE coalesce(c.status, 'current') <> 'superseded'
 RETURN c.id AS id, score
 """
 
+# The client's PageRank stream (``ppr_via="client"``) ranks graph ids; these are the concepts
+# they are, in rank order, superseded ones left out as RELATED_PPR leaves them.
+RANKED_CONCEPTS = """
+UNWIND $ranked AS r
+MATCH (c) WHERE id(c) = r.node_id
+WITH c, r WHERE coalesce(c.status, 'current') <> 'superseded'
+RETURN c.id AS id, r.score AS score
+ORDER BY r.rank
+"""
+
 # Weighted personalisation by linearity: GDS weighs all sourceNodes of one run equally, so
 # each group of equally weighted seeds is one run and the runs are summed with their weight.
 WEIGHTED_PPR_SOURCES = """
@@ -458,20 +468,11 @@ WHERE coalesce(s.status, 'current') <> 'superseded'
 RETURN s.id AS id, max(c.score) AS score
 """
 
-# -- node embeddings of the concept layer (structure.py) ----------------------------------
+# -- node embeddings of the concept layer (structure.py; FastRP runs through the GDS client)
 
 STRUCTURE_INDEX = """
 CREATE VECTOR INDEX concept_structure IF NOT EXISTS FOR (n:Concept) ON (n.structure)
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}
-"""
-
-STRUCTURE_WRITE = """
-CALL gds.fastRP.write($layer, {
-  embeddingDimension: $dimension, iterationWeights: $weights, relationshipWeightProperty: 'weight',
-  randomSeed: $seed, concurrency: 1, writeProperty: 'structure'
-})
-YIELD nodePropertiesWritten
-RETURN nodePropertiesWritten AS written
 """
 
 # Concepts placed like each seed: the nearest by structure, the seed itself included. A
@@ -503,7 +504,8 @@ RETURN count(s) AS sources, coalesce(sum(size(s.text)), 0) AS characters
 
 # -- the named GDS projection ---------------------------------------------------------
 
-# Every build of a projection prefix, newest first (the caller keeps exact prefix matches).
+# Every build of a projection prefix, newest first (the caller keeps exact prefix matches),
+# read inside a question's transaction; outside one the GDS client lists the catalog.
 PROJECTIONS = """
 CALL gds.graph.list() YIELD graphName, nodeCount, relationshipCount, schema, creationTime
 WITH graphName, nodeCount, relationshipCount, schema, creationTime
@@ -513,31 +515,18 @@ RETURN graphName AS name, nodeCount AS nodes, relationshipCount AS relationships
 ORDER BY created DESC, name DESC
 """
 
-PROJECTION_DROP = """
-CALL gds.graph.drop($graph, false) YIELD graphName
-RETURN graphName
-"""
-
 # Concepts, claims and sources with the edges between them, all undirected (HippoRAG runs
 # PPR on an undirected graph); edges without a weight count once. Only knowledge edges: a
-# stage-2 verdict (NOT_SAME_AS) is not a fact, so no walk follows it.
+# stage-2 verdict (NOT_SAME_AS) is not a fact, so no walk follows it. The GDS client runs
+# it (``gds.graph.project.cypher``), which wants the projection's own map as the one column.
 PROJECTION_CREATE = """
 MATCH (n) WHERE n:Concept OR n:Claim OR n:Source
 OPTIONAL MATCH (n)-[r:ABOUT|RELATED_TO|DERIVED_FROM|PART_OF]->(m)
 WHERE m:Concept OR m:Claim OR m:Source
-WITH gds.graph.project($graph, n, m, {
+RETURN gds.graph.project($graph, n, m, {
   sourceNodeLabels: labels(n), targetNodeLabels: labels(m), relationshipType: type(r),
   relationshipProperties: {weight: toFloat(coalesce(r.weight, 1.0))}
-}, {undirectedRelationshipTypes: ['*']}) AS g
-RETURN g.graphName AS name, g.nodeCount AS nodes, g.relationshipCount AS relationships
-"""
-
-# The concept layer of a build. The only edges between two concepts in the projection are
-# RELATED_TO and PART_OF, so keeping the Concept nodes keeps exactly those.
-PROJECTION_CONCEPT_LAYER = """
-CALL gds.graph.filter($layer, $graph, 'n:Concept', '*')
-YIELD graphName, nodeCount, relationshipCount
-RETURN graphName AS name, nodeCount AS nodes, relationshipCount AS relationships
+}, {undirectedRelationshipTypes: ['*']})
 """
 
 # What the projection should hold now; undirected edges count twice in GDS.

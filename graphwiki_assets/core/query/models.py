@@ -9,6 +9,7 @@ from typing import Any
 from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
 TECHNIQUES = {name: shape.technique for name, shape in QUESTION_SHAPES.items()}
+PPR_VIAS = ("cypher", "client")  # how "related" runs its PageRank stream (ppr.py)
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,9 @@ class QueryOptions:
     today: dt.date | None = None  # the day staleness is measured from; None: the current date
     provenance_floor: float = 0.55  # cosine a claim needs to be "the claim" asked about
     shape_pool: int = 200  # "shaped like": candidates the signature index hands to exact scoring
+    # "related": the PageRank stream as Cypher in the question's read transaction, or through
+    # the GDS client (ppr.py); measured with `graphwiki bench query --ppr-via`
+    ppr_via: str = "cypher"
 
     def __post_init__(self) -> None:
         """Refuse what no query can mean, with the option's name (the CLI prints this line)."""
@@ -39,6 +43,8 @@ class QueryOptions:
             "stale_days": 0,
             "shape_pool": 1,
         }
+        if self.ppr_via not in PPR_VIAS:
+            raise ValueError(f"ppr_via must be one of {', '.join(PPR_VIAS)}, not {self.ppr_via!r}")
         for name, low in at_least.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:

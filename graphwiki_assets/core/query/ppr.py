@@ -6,6 +6,12 @@ state an edge.
 A node written after the projection's last refresh is not in it: GDS refuses a run whose
 seeds it does not hold, so such seeds are left out (``without_absent``) and the answer says
 so, instead of the question failing while an ingest runs beside it.
+
+The stream runs one of two ways (``QueryOptions.ppr_via``): parameterised Cypher inside the
+question's read transaction (``cypher``, the default: measured faster, see the README), or
+the GDS client's ``gds.page_rank.stream`` over the store's driver (``client``), whose graph
+ids are then read back as concepts. Both rank alike; ``graphwiki bench query --ppr-via``
+measures either.
 """
 
 from __future__ import annotations
@@ -18,9 +24,10 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
-from graphwiki_assets.core.query.projection import concept_layer, with_projection
+from graphwiki_assets.core.query.projection import concept_layer, store_behind, with_projection
 from graphwiki_assets.core.query.subgraph import claims_linking
 from graphwiki_assets.core.store.driver import Graph
+from graphwiki_assets.core.store.gds_client import calls, gds, graph
 
 # GDS 2.13's words, with or without a label filter:
 #   "sourceNodes nodes do not exist in the in-memory graph: [12]"
@@ -61,23 +68,45 @@ def without_absent(run: Callable[[set[int]], T], seeds: int) -> tuple[T, set[int
     raise AssertionError("every seed was reported absent and the run still failed")
 
 
-def rank_related(store: Graph, seeds: list[str], k: int, damping: float) -> tuple[list[tuple[str, float]], list[str]]:
+def _stream_cypher(store: Graph, layer: str, seeds: list[int], damping: float, limit: int) -> list[dict]:
+    return store.query(cypher.RELATED_PPR, graph=layer, seeds=seeds, damping=damping, tolerance=TOLERANCE, limit=limit)
+
+
+def _stream_client(store: Graph, layer: str, seeds: list[int], damping: float, limit: int) -> list[dict]:
+    owner = store_behind(store)  # the client runs outside the question's read transaction
+    with calls(owner):
+        scores = gds(owner).page_rank.stream(
+            graph(owner, layer),
+            source_nodes=seeds,
+            damping_factor=damping,
+            relationship_weight_property="weight",
+            tolerance=TOLERANCE,
+        )
+    top = scores[(scores["score"] > 0) & ~scores["nodeId"].isin(seeds)]
+    top = top.sort_values("score", ascending=False, kind="stable").head(limit)
+    ranked = [
+        {"node_id": node, "score": score, "rank": i}
+        for i, (node, score) in enumerate(zip(top["nodeId"].tolist(), top["score"].tolist()))
+    ]
+    return store.query(cypher.RANKED_CONCEPTS, ranked=ranked) if ranked else []
+
+
+PPR_STREAMS = {"cypher": _stream_cypher, "client": _stream_client}  # by QueryOptions.ppr_via
+
+
+def rank_related(
+    store: Graph, seeds: list[str], k: int, damping: float, via: str = "cypher"
+) -> tuple[list[tuple[str, float]], list[str]]:
     """The top k concepts by PPR from ``seeds``, and the seeds the projection does not hold yet."""
     graph_ids = node_ids(store, seeds)
+    stream = PPR_STREAMS[via]
 
     def on(layer: dict) -> tuple[list[dict], set[int]]:
         def run(excluded: set[int]) -> list[dict]:
             kept = [g for g in graph_ids.values() if g not in excluded]
             if not kept or not layer["relationships"]:
                 return []
-            return store.query(
-                cypher.RELATED_PPR,
-                graph=layer["name"],
-                seeds=kept,
-                damping=damping,
-                tolerance=TOLERANCE,
-                limit=2 * k + 10,
-            )
+            return stream(store, layer["name"], kept, damping, 2 * k + 10)
 
         return without_absent(run, len(graph_ids))
 
@@ -87,7 +116,7 @@ def rank_related(store: Graph, seeds: list[str], k: int, damping: float) -> tupl
 
 
 def related(store: Graph, question: list[float], seeds: list[str], opts: QueryOptions) -> Retrieval:
-    ranked, newer = rank_related(store, seeds, opts.k, opts.damping)
+    ranked, newer = rank_related(store, seeds, opts.k, opts.damping, opts.ppr_via)
     ids = [cid for cid, _ in ranked]
     evidence = claims_linking(store, question, [(s, cid) for cid in ids for s in seeds], per_pair=1)
     empty = "the entity has no related concepts in the graph"

@@ -14,6 +14,10 @@ are dropped, and queries take the newest. A query that still holds a dropped nam
 is missing and asks again (``with_projection``). Builds racing each
 other (askers of two processes after a restart, two writers) each make their own, and
 each build's clean-up keeps only the newest.
+
+Builds, drops and the catalog go through the GDS client (``core/store/gds_client.py``); a
+question reads the catalog inside its own read transaction (``cypher.PROJECTIONS``), which
+the client cannot join.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from typing import TypeVar
 from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.store.driver import Graph
+from graphwiki_assets.core.store.driver import Graph, GraphStore, Reader
+from graphwiki_assets.core.store.gds_client import calls, gds
 
 PROJECTION = "graphwiki-query"  # the prefix of every build's name
 _SEPARATOR = "@"
@@ -74,17 +79,33 @@ def missing_graph(exc: Exception) -> bool:
     )
 
 
+def _catalog(store: Graph, prefix: str) -> list[dict]:
+    """Every catalog graph whose name starts with ``prefix``, newest first."""
+    if not isinstance(store, GraphStore):  # a question's read transaction
+        return [{**r, "created": r["created"].to_native()} for r in store.query(cypher.PROJECTIONS, prefix=prefix)]
+    with calls(store):
+        listed = gds(store).graph.list()
+    found = [
+        {
+            "name": g.graph_name,
+            "nodes": g.node_count,
+            "relationships": g.relationship_count,
+            "types": list(g.graph_schema["relationships"]),
+            "created": g.creation_time,
+        }
+        for g in listed
+        if g.graph_name.startswith(prefix)
+    ]
+    return sorted(found, key=lambda g: (g["created"], g["name"]), reverse=True)
+
+
 def _builds(store: Graph, prefix: str) -> list[dict]:
     """This prefix's builds, newest first."""
-    return [
-        r
-        for r in store.query(cypher.PROJECTIONS, prefix=prefix)
-        if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)
-    ]
+    return [r for r in _catalog(store, prefix) if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)]
 
 
 def current_projection(store: Graph, prefix: str = PROJECTION) -> dict | None:
-    """The newest build (name, nodes, relationships, types), or None."""
+    """The newest build (name, nodes, relationships, types, created), or None."""
     builds = _builds(store, prefix)
     return builds[0] if builds else None
 
@@ -108,24 +129,28 @@ def projection_status(store: Graph, prefix: str = PROJECTION) -> ProjectionStatu
     return status
 
 
-def refresh_projection(store: Graph, prefix: str = PROJECTION) -> ProjectionStatus:
+def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> ProjectionStatus:
     """Build a new projection, then drop all but the newest build: call after ingest."""
     if prefix.endswith(LAYER_SUFFIX):  # a layer is built with its projection
         prefix = prefix[: -len(LAYER_SUFFIX)]
     started = time.monotonic()
     stamp = f"{_SEPARATOR}{time.time_ns()}"
     name, layer = prefix + stamp, concept_layer(prefix) + stamp
+    client = gds(store)
     try:
-        store.query(cypher.PROJECTION_CREATE, graph=name)
-        store.query(cypher.PROJECTION_CONCEPT_LAYER, graph=name, layer=layer)
+        with calls(store):
+            built = client.graph.project.cypher(cypher.PROJECTION_CREATE, graph=name)
+            client.graph.filter(built.graph, layer, "n:Concept", "*")
     except ClientError as exc:
         # Only a racing build of the very same name could collide; GDS words it two ways.
         if "already exists" not in str(exc) and "already loaded" not in str(exc):
             raise
     # Keep the newest build only (ours, or a racing one that started later): a query
     # that still holds a dropped one asks again.
-    for build in _builds(store, prefix)[1:] + _builds(store, concept_layer(prefix))[1:]:
-        store.query(cypher.PROJECTION_DROP, graph=build["name"])
+    older = [b["name"] for b in _builds(store, prefix)[1:] + _builds(store, concept_layer(prefix))[1:]]
+    if older:
+        with calls(store):
+            client.graph.drop(older, fail_if_missing=False)
     status = projection_status(store, prefix)
     status.refreshed, status.seconds = True, round(time.monotonic() - started, 3)
     return status
@@ -139,7 +164,7 @@ def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:
     with _BUILDING:
         found = current_projection(store, prefix)  # another thread built it while we waited
         if found is None:
-            refresh_projection(store, prefix)
+            refresh_projection(store_behind(store), prefix)
             found = current_projection(store, prefix)
     if found is None:
         raise RuntimeError(
@@ -147,6 +172,16 @@ def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:
             "is another process dropping graphs from the GDS catalog?"
         )
     return found
+
+
+def store_behind(store: Graph) -> GraphStore:
+    """The store itself, or the one behind a question's reader: builds and GDS client calls
+    run outside its read transaction."""
+    if isinstance(store, GraphStore):
+        return store
+    if isinstance(store, Reader):
+        return store.store
+    raise TypeError(f"no GraphStore behind {type(store).__name__}")
 
 
 def with_projection(store: Graph, work: Callable[[dict], T], prefix: str = PROJECTION) -> T:

@@ -15,6 +15,7 @@ import time
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.projection import concept_layer, with_projection
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.gds_client import calls, gds, graph
 from graphwiki_assets.core.store.schema import create_rule
 
 DIMENSION = 128
@@ -22,6 +23,7 @@ DIMENSION = 128
 # and theirs, not by its own random start vector.
 ITERATION_WEIGHTS = [0.0, 1.0, 1.0]
 SEED = 19
+WRITE_PROPERTY = "structure"  # Concept.structure, the property concept_structure indexes
 
 
 def ensure_structure_index(store: GraphStore) -> None:
@@ -37,10 +39,17 @@ def refresh_structure(store: GraphStore) -> dict:
     def on(layer: dict) -> dict:
         if not layer.get("nodes"):
             return {"written": 0}
-        row = store.query(
-            cypher.STRUCTURE_WRITE, layer=layer["name"], dimension=DIMENSION, weights=ITERATION_WEIGHTS, seed=SEED
-        )[0]
-        return {"written": row["written"]}
+        with calls(store):
+            written = gds(store).fast_rp.write(
+                graph(store, layer["name"]),
+                WRITE_PROPERTY,
+                DIMENSION,
+                iteration_weights=ITERATION_WEIGHTS,
+                relationship_weight_property="weight",
+                random_seed=SEED,
+                concurrency=1,  # with the seed, the same graph gives the same vectors
+            )
+        return {"written": written.node_properties_written}
 
     done = with_projection(store, on, concept_layer())
     return {**done, "dimension": DIMENSION, "seconds": round(time.monotonic() - started, 3)}

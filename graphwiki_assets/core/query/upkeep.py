@@ -47,7 +47,7 @@ def _projection_age_s(store: GraphStore) -> float | None:
     found = current_projection(store)
     if found is None:
         return None
-    return max(0.0, time.time() - found["created"].to_native().timestamp())
+    return max(0.0, time.time() - found["created"].timestamp())
 
 
 def refresh_after_batch(store: GraphStore, last: bool = True, log: Callable[[str], None] = lambda msg: None) -> dict:

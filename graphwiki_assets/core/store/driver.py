@@ -80,6 +80,19 @@ def _lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
     )
 
 
+@contextmanager
+def server_errors(settings: Neo4jSettings) -> Iterator[None]:
+    """The store's translation of a failed call: a lost server becomes ``GraphUnavailable``
+    with what to do, a failed result the server's own error. For callers that reach Neo4j
+    through the store's driver without ``query`` (the GDS client)."""
+    try:
+        yield
+    except (ServiceUnavailable, SessionExpired) as exc:
+        raise _lost(settings, exc) from exc
+    except ResultFailedError as exc:
+        raise _server_error(exc) from None
+
+
 class Graph(Protocol):
     """What a function that reads the graph needs: a ``GraphStore`` or a ``Reader`` (one
     open read transaction) is one. ``write`` is there for a read that first catches up
@@ -100,6 +113,8 @@ class GraphStore:
         # Figures derived from the graph that callers may reuse while it has not changed
         # (the corpus size, keyed by the number of sources); per store, never per module.
         self.memo: dict[str, Any] = {}
+        # The GDS client over this driver (``core/store/gds_client.py``), built on first use.
+        self.gds_client: Any = None
 
     @property
     def driver(self) -> Driver:
@@ -127,6 +142,7 @@ class GraphStore:
         return self._driver
 
     def close(self) -> None:
+        self.gds_client = None  # it holds the driver closed here
         if self._driver is not None:
             self._driver.close()
             self._driver = None

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from neo4j.exceptions import ClientError
-
 from graphwiki_assets.core.store.driver import GraphStore
+from graphwiki_assets.core.store.gds_client import GdsUnavailable, drop_graphs
 
 # kind -> new type; the types are fixed identifiers (a type cannot be a parameter).
 RELATES_TO_KINDS = {"about": "ABOUT", "association": "RELATED_TO", "not_same_as": "NOT_SAME_AS"}
@@ -40,14 +39,6 @@ CALL (a, r, b) {{
 _FORGET_SIGNATURES = """
 MATCH (c:Concept) WHERE c.shape_at IS NOT NULL
 CALL (c) { REMOVE c.shape_at } IN TRANSACTIONS OF 10000 ROWS
-"""
-
-# In-memory GDS projections hold the old types; the next query builds a new one.
-_DROP_PROJECTIONS = """
-CALL gds.graph.list() YIELD graphName
-WITH graphName WHERE graphName STARTS WITH 'graphwiki'
-CALL gds.graph.drop(graphName, false) YIELD graphName AS dropped
-RETURN count(dropped) AS dropped
 """
 
 
@@ -71,9 +62,9 @@ def migrate_relationship_types(store: GraphStore) -> MigrationReport:
             store.query_batched(_MOVE.format(new_type=new_type), kind=kind)
         moved[new_type] = before
     store.query_batched(_FORGET_SIGNATURES)
-    try:
-        store.query(_DROP_PROJECTIONS)
-    except ClientError:  # a server without GDS has no projections to drop
+    try:  # in-memory GDS projections hold the old types; the next query builds a new one
+        drop_graphs(store, prefix="graphwiki")
+    except GdsUnavailable:  # a server without GDS has no projections to drop
         pass
     return MigrationReport(relationships=moved)
 
