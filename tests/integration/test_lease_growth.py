@@ -15,6 +15,7 @@ from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
 from graphwiki_assets.core.evals.lease_growth import MARKER, PROBE_NAMESPACE, run_lease_growth, take_out_probe
 from graphwiki_assets.core.evals.seed_concepts import corpus_concepts, seed_plan, seed_vectors, write_seeds
 from graphwiki_assets.core.ingest import cypher as ingest_cypher
+from graphwiki_assets.core.ingest.mention_vectors import mention_parts, mention_vectors
 from graphwiki_assets.core.ingest.pipeline import (
     IngestConfig,
     Ingestor,
@@ -49,8 +50,13 @@ def test_seeds_are_what_the_candidate_search_finds_and_a_probe_is_taken_out_to_t
     records = [json.loads(line) for line in passages.read_text().splitlines()]
     schema = default_config()
     plan = seed_plan(corpus_concepts(records, schema.taxonomy), 32, 300)
-    vectors, encoded = seed_vectors(embedder, [c.text for c in plan], tmp_path / "vectors")
-    assert encoded == 300 and seed_vectors(embedder, [c.text for c in plan], tmp_path / "vectors")[1] == 0
+    texts = list(dict.fromkeys(t for c in plan for t in mention_parts(c.name, c.identity)))
+    encoded = seed_vectors(embedder, texts, tmp_path / "vectors")[1]
+    assert encoded == len(texts) > 300 and seed_vectors(embedder, texts, tmp_path / "vectors")[1] == 0
+    # each seed's vector is the one ingest's stage 1 gives a mention of that name and identity
+    vectors = mention_vectors(
+        lambda ts: seed_vectors(embedder, ts, tmp_path / "vectors")[0], [(c.name, c.identity) for c in plan]
+    )
     ensure_schema(store, embedder.dimension, vector_model_name(embedder))
     write_seeds(store, plan, vectors, MARKER, schema.stamp(), utc_now())
     store.query("CALL db.awaitIndexes(60)")

@@ -22,7 +22,7 @@ def _mention(index: int, doc: int, name: str, aliases: list[str] | None = None) 
         aliases=aliases or [],
         context="",
         keys=keys_for(name, aliases or []),
-        text=name,
+        identity="",
     )
 
 

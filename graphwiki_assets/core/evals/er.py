@@ -29,8 +29,8 @@ from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
+from graphwiki_assets.core.ingest.mention_vectors import TEXT_FORM, mention_vectors
 from graphwiki_assets.core.ingest.resolution import Stage1Config
-from graphwiki_assets.core.ingest.resolution import mention_text as ingest_mention_text
 from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema, in_play
@@ -60,11 +60,6 @@ def load_pairs(path: Path | str, limit: int | None = None) -> list[Pair]:
         require_label(where, row, LABELS)
         pairs.append(Pair(len(pairs), row.get("domain", ""), row["label"], row["a"], row["b"], row.get("split", "")))
     return pairs[:limit] if limit else pairs
-
-
-def mention_text(side: dict) -> str:
-    """The text ingest embeds for a mention ("name. context")."""
-    return ingest_mention_text(side["name"], side.get("context", ""))
 
 
 def _views(pair: Pair, config: Stage1Config) -> tuple[EntityView, EntityView]:
@@ -348,7 +343,9 @@ def run_er(
     """Pair mode always; population mode when an (empty) eval store is given."""
     started = time.monotonic()
     ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
-    encoded = embedder.encode([mention_text(getattr(p, side)) for p in pairs for side in ("a", "b")])
+    # each side as ingest's stage 1 embeds a mention: its name and its context, mixed
+    sides = [getattr(p, side) for p in pairs for side in ("a", "b")]
+    encoded = mention_vectors(embedder.encode, [(s["name"], s.get("context", "")) for s in sides])
     vectors = {i: v for i, v in zip(ids, encoded)}
     scores = {p.index: float(vectors[f"er-{p.index}-a"] @ vectors[f"er-{p.index}-b"]) for p in pairs}
     passed = {p.index: scores[p.index] >= config.floor for p in pairs}
@@ -360,7 +357,7 @@ def run_er(
         "n": len(pairs),
         "counts": {label: sum(p.label == label for p in pairs) for label in LABELS},
         "embedding_model": embedder.name,
-        "text_form": "{name}. {context}",
+        "text_form": TEXT_FORM,
         "judge": llm.label,
         "stage1_config": {
             "top_k": config.top_k,

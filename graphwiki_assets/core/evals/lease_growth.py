@@ -47,6 +47,7 @@ from graphwiki_assets.core.evals.seed_concepts import (
     seeded_count,
     write_seeds,
 )
+from graphwiki_assets.core.ingest.mention_vectors import mention_vectors
 from graphwiki_assets.core.ingest.pipeline import (
     IngestConfig,
     Ingestor,
@@ -108,12 +109,20 @@ def run_lease_growth(
     plan = seed_plan(per_record, len(records) - probe, sizes[-1])
     ev = eval_settings(settings)
     clock = time.monotonic()
-    vectors, encoded = seed_vectors(embedder, [c.text for c in plan], ev.home / "lease-growth-vectors", log)
+    encoded, texts_needed = 0, 0
+
+    def encode(texts: list[str]) -> np.ndarray:
+        nonlocal encoded, texts_needed
+        rows, fresh = seed_vectors(embedder, texts, ev.home / "lease-growth-vectors", log)
+        encoded, texts_needed = encoded + fresh, texts_needed + len(texts)
+        return rows
+
+    vectors = mention_vectors(encode, [(c.name, c.identity) for c in plan])
     out["seeds"] = {
         "corpus_names": sum(not c.padded for c in plan),
         "padded_names": sum(c.padded for c in plan),
         "texts_encoded": encoded,
-        "vectors_from_cache": len(plan) - encoded,
+        "texts_from_cache": texts_needed - encoded,
         "embed_seconds": round(time.monotonic() - clock, 2),
     }
     probe_records = records[-probe:]

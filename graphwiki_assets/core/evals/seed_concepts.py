@@ -33,7 +33,7 @@ from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.ingest.extraction import extract_documents
 from graphwiki_assets.core.ingest.pipeline import records_as_documents
-from graphwiki_assets.core.ingest.resolution import build_mentions, concept_id_for, mention_text
+from graphwiki_assets.core.ingest.resolution import build_mentions, concept_id_for
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.sources import parsed
 from graphwiki_assets.core.store.driver import GraphStore, Vector, rows
@@ -54,7 +54,7 @@ class SeedConcept:
     summary: str
     aliases: tuple[str, ...]
     keys: tuple[str, ...]
-    text: str  # what is embedded for it
+    identity: str  # what the thing is: its vector mixes the name's and this text's (as ingest's)
     padded: bool = False
 
     @property
@@ -77,7 +77,7 @@ def corpus_concepts(records: list[dict], taxonomy: Taxonomy) -> list[list[SeedCo
                 summary=m.description or m.context,
                 aliases=aliases,
                 keys=tuple(m.keys),
-                text=m.text,
+                identity=m.identity,
             )
         )
     return [by_source.get(d.source_id, []) for d in docs]
@@ -119,7 +119,7 @@ def padded(real: list[SeedConcept], taken: set[str], n: int) -> list[SeedConcept
                     summary="",
                     aliases=(),
                     keys=keys,
-                    text=mention_text(name, ""),
+                    identity="",
                     padded=True,
                 )
             )

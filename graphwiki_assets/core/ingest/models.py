@@ -10,6 +10,7 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
+from graphwiki_assets.core.ingest.mention_vectors import mention_parts
 from graphwiki_assets.core.llm.calls import ExtractResponse
 
 
@@ -45,8 +46,13 @@ class Mention(BaseModel):
     aliases: list[str]
     context: str
     keys: list[str]
-    text: str  # what stage 1 embeds: the name and what the thing is
+    identity: str  # what the thing is: stage 1's vector mixes the name's and this text's
     embedding: list[float] | None = None  # only for mentions stage 1 compares (an exact match needs none)
+
+    @property
+    def parts(self) -> list[str]:
+        """The texts stage 1's vector of this mention is made of."""
+        return mention_parts(self.name, self.identity)
 
 
 class JudgmentRecord(BaseModel):

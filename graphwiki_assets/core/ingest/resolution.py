@@ -26,6 +26,7 @@ import numpy as np
 
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import JudgeConfig, judge_pairs, view
+from graphwiki_assets.core.ingest.mention_vectors import mixed
 from graphwiki_assets.core.ingest.models import Candidates, ConceptAction, JudgmentRecord, Mention, ResolutionPlan
 from graphwiki_assets.core.ingest.overlap import earlier_overlaps
 from graphwiki_assets.core.ingest.timing import StageTimes
@@ -116,11 +117,6 @@ def identity_contexts(candidates: Candidates) -> dict[str, str]:
     return {c.name: c.description or first_claim.get(c.name, "") for c in candidates.extraction.concepts}
 
 
-def mention_text(name: str, context: str) -> str:
-    """What is embedded for a mention (the ER eval embeds its pairs the same way)."""
-    return f"{name}. {context}".strip()
-
-
 def build_mentions(batch: list[Candidates]) -> list[Mention]:
     mentions: list[Mention] = []
     for doc, candidates in enumerate(batch):
@@ -138,7 +134,7 @@ def build_mentions(batch: list[Candidates]) -> list[Mention]:
                     aliases=list(c.aliases),
                     context=contexts[c.name],
                     keys=keys_for(c.name, c.aliases),
-                    text=mention_text(c.name, identity[c.name]),
+                    identity=identity[c.name],
                 )
             )
     return mentions
@@ -150,7 +146,7 @@ def mention_texts(store: GraphStore, batch: list[Candidates]) -> list[str]:
     mentions = build_mentions(batch)
     exact = _exact_graph(store, mentions)
     home = _exact_batch(mentions, exact)
-    return [m.text for m in mentions if m.index not in exact and m.index not in home]
+    return [t for m in mentions if m.index not in exact and m.index not in home for t in m.parts]
 
 
 @dataclass
@@ -223,9 +219,9 @@ def _embed(mentions: list[Mention], need: list[Mention], vectors: Vectors, overl
     wanted = {m.index for m in need}
     for m in need:
         wanted |= overlaps[m.index]
-    vectors.ensure(mentions[i].text for i in sorted(wanted))
+    vectors.ensure(t for i in sorted(wanted) for t in mentions[i].parts)
     for i in sorted(wanted):
-        mentions[i].embedding = vectors[mentions[i].text].tolist()
+        mentions[i].embedding = mixed(mentions[i].parts, [vectors[t] for t in mentions[i].parts]).tolist()
 
 
 def _top(sims: np.ndarray, k: int) -> np.ndarray:
