@@ -83,6 +83,12 @@ def test_a_refresh_builds_a_new_projection_and_drops_every_older_build(seed_grap
     )
 
 
+def test_an_empty_graph_refreshes_to_no_projection_without_an_error(store):
+    status = refresh_projection(store)
+    assert not status.exists and status.graph_nodes == 0
+    assert current_projection(store) is None
+
+
 def test_a_question_reads_the_same_catalog_as_the_client(seed_graph):
     with seed_graph.reading() as reader:
         in_question = current_projection(reader)

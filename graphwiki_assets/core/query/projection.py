@@ -138,9 +138,12 @@ def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> Projectio
     name, layer = prefix + stamp, concept_layer(prefix) + stamp
     client = gds(store)
     try:
-        with calls(store):
-            built = client.graph.project.cypher(cypher.PROJECTION_CREATE, graph=name)
-            client.graph.filter(built.graph, layer, "n:Concept", "*")
+        # An empty graph projects nothing (the aggregation sees no rows); the client would
+        # take its empty answer for a malformed query.
+        if store.query(cypher.PROJECTABLE_COUNTS)[0]["nodes"]:
+            with calls(store):
+                built = client.graph.project.cypher(cypher.PROJECTION_CREATE, graph=name)
+                client.graph.filter(built.graph, layer, "n:Concept", "*")
     except ClientError as exc:
         # Only a racing build of the very same name could collide; GDS words it two ways.
         if "already exists" not in str(exc) and "already loaded" not in str(exc):

@@ -33,6 +33,8 @@ PROJECTION_INTERVAL_S = 60.0
 def rebuild_projection(store: GraphStore) -> tuple[ProjectionStatus, dict]:
     """A new projection and the node embeddings written from it: always rebuilt together."""
     projection = refresh_projection(store)
+    if not projection.exists:  # an empty graph: nothing to project, no vectors to write
+        return projection, {"written": 0}
     return projection, refresh_structure(store)
 
 
