@@ -166,4 +166,5 @@ DEFECT_CHECKS = {
     "stale_sources",
     "stale_concepts",
     "oversized_hubs",
+    "gds_catalog",
 }

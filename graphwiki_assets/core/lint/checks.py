@@ -51,6 +51,10 @@ CHECKS: dict[str, tuple[Severity, str]] = {
         "live claims whose newest source is dated before the staleness window: possibly outdated "
         "(a random sample; a claim with no dated source is not dated and never counted)",
     ),
+    "gds_catalog": (
+        "warn",
+        "the query projection in the GDS catalog holds what the graph holds, and no older build is left behind",
+    ),
     "open_disputes": ("info", "unresolved CONTRADICTS pairs, kept on purpose until settled (with their age)"),
     "judgment_sample": (
         "info",

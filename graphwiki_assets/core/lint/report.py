@@ -13,6 +13,7 @@ from typing import Any
 from graphwiki_assets.core.audit import Entry, append
 from graphwiki_assets.core.config import Thresholds
 from graphwiki_assets.core.lint import checks, cypher
+from graphwiki_assets.core.lint.catalog import gds_catalog
 from graphwiki_assets.core.lint.checks import SEVERITY_RANK, CheckResult, Severity
 from graphwiki_assets.core.lint.judgments import SAMPLE_SEED, SAMPLE_SIZE
 from graphwiki_assets.core.lint.markdown import render
@@ -92,6 +93,7 @@ def run_lint(
         checks.stale_concepts(store, now, cfg.stale_days, cap),
         checks.possibly_outdated(store, now, cfg.stale_days, cfg.sample_size),
         checks.oversized_hubs(store, cfg.hub_limit, cap),
+        gds_catalog(store, cap),
         checks.open_disputes(store, now, cap),
         checks.judgment_sample(store, cfg.sample_size, cfg.sample_seed, cap),
     ]

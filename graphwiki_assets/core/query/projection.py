@@ -99,15 +99,15 @@ def _catalog(store: Graph, prefix: str) -> list[dict]:
     return sorted(found, key=lambda g: (g["created"], g["name"]), reverse=True)
 
 
-def _builds(store: Graph, prefix: str) -> list[dict]:
+def builds(store: Graph, prefix: str) -> list[dict]:
     """This prefix's builds, newest first."""
     return [r for r in _catalog(store, prefix) if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)]
 
 
 def current_projection(store: Graph, prefix: str = PROJECTION) -> dict | None:
     """The newest build (name, nodes, relationships, types, created), or None."""
-    builds = _builds(store, prefix)
-    return builds[0] if builds else None
+    found = builds(store, prefix)
+    return found[0] if found else None
 
 
 def projection_status(store: Graph, prefix: str = PROJECTION) -> ProjectionStatus:
@@ -150,7 +150,7 @@ def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> Projectio
             raise
     # Keep the newest build only (ours, or a racing one that started later): a query
     # that still holds a dropped one asks again.
-    older = [b["name"] for b in _builds(store, prefix)[1:] + _builds(store, concept_layer(prefix))[1:]]
+    older = [b["name"] for b in builds(store, prefix)[1:] + builds(store, concept_layer(prefix))[1:]]
     if older:
         with calls(store):
             client.graph.drop(older, fail_if_missing=False)
