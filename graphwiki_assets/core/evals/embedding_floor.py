@@ -9,10 +9,9 @@ this hardware with this model from one that can.
 
 from __future__ import annotations
 
+import statistics
 import time
 from pathlib import Path
-
-import pandas as pd
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals.multihop import load_jsonl
@@ -28,7 +27,7 @@ def embedding_floor(
     pieces = embedder.word_pieces(texts)
     total = sum(pieces)
     embedder.encode_uncached(texts[: min(8, len(texts))])  # first call pays for warming up, not for reading
-    runs: list[dict] = []
+    runs = []
     for i in range(repeats):
         # Different slices of the corpus, so one unusual stretch of text does not set the rate.
         start = (i * sample) % max(len(texts), 1)
@@ -45,7 +44,7 @@ def embedding_floor(
                 "word_pieces_per_second": round(chunk_pieces / max(seconds, 1e-9), 1),
             }
         )
-    rate = float(pd.DataFrame(runs, columns=["word_pieces_per_second"])["word_pieces_per_second"].median())
+    rate = statistics.median(r["word_pieces_per_second"] for r in runs)
     return {
         "corpus": str(corpus),
         "sources": len(texts),

@@ -25,6 +25,7 @@ names, which here are the probe's own, so its growth with the graph is not measu
 from __future__ import annotations
 
 import os
+import statistics
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -32,7 +33,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from graphwiki_assets.core.config import Stamp
 from graphwiki_assets.core.embeddings import Embedder, vector_model_name
@@ -177,7 +177,7 @@ def _probe(
         "sources": report["sources"],
         "batches": report["batches"],
         "lease_held_seconds": held,
-        "lease_median_s": round(float(pd.Series(held, dtype=float).median()), 3) if held else 0.0,
+        "lease_median_s": round(statistics.median(held), 3) if held else 0.0,
         "lease_share_of_wall": report["lease"]["share_of_wall"],
         "vector_search_s": stages.get("vector_search", 0.0),
         "judge_s": stages.get("judge", 0.0),

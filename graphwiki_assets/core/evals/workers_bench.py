@@ -22,8 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-
-import pandas as pd
+from statistics import median
 
 from graphwiki_assets.core.encoders import build_encoder
 from graphwiki_assets.core.evals.instance import eval_server, eval_settings, eval_store, free_port, wipe
@@ -144,7 +143,7 @@ def _pass_numbers(n: int, passages: int, wall: float, report: dict, served: dict
         "passages_per_second": round(passages / max(wall, 1e-9), 3),
         "lease_held_seconds": held,
         "lease_share_of_wall": lease["share_of_wall"],
-        "lease_median_per_batch_s": round(float(pd.Series(lease["per_batch_seconds"], dtype=float).median()), 3)
+        "lease_median_per_batch_s": round(median(lease["per_batch_seconds"]), 3)
         if lease["per_batch_seconds"]
         else None,
         # what no number of workers can beat while every commit holds the one lease
@@ -163,15 +162,11 @@ def _pass_numbers(n: int, passages: int, wall: float, report: dict, served: dict
 def _summary(
     runs: list[dict], warm: dict, passages: int, batch: int, chat_latency: float, embed_latency: float, corpus: str
 ) -> dict:
-    table = pd.DataFrame(runs)
-    ones = table.loc[table["workers"] == 1, "passages_per_second"]
-    one = ones.iloc[0] if len(ones) else table["passages_per_second"].iloc[0]
-    for r, speedup in zip(runs, table["passages_per_second"] / one):
-        r["speedup_over_one"] = round(float(speedup), 3)
-    best = runs[int(table["passages_per_second"].to_numpy().argmax())]  # the first of the fastest
-    # a pass that held no lease sets no ceiling
-    ceilings = table["lease_ceiling_passages_per_second"].astype(float).fillna(0.0)
-    ceiling = float(ceilings[ceilings > 0].min()) if (ceilings > 0).any() else float("inf")
+    one = next((r for r in runs if r["workers"] == 1), runs[0])
+    for r in runs:
+        r["speedup_over_one"] = round(r["passages_per_second"] / one["passages_per_second"], 3)
+    best = max(runs, key=lambda r: r["passages_per_second"])
+    ceiling = min(r["lease_ceiling_passages_per_second"] or float("inf") for r in runs)
     return {
         "corpus": corpus,
         "passages": passages,
@@ -180,7 +175,7 @@ def _summary(
         "embed_latency_s": embed_latency,
         "warm_up": {"seconds": warm["seconds"], "chat": warm["chat"], "embeddings": warm["embeddings"]},
         "runs": runs,
-        "same_graph_every_pass": len(table[["concepts", "claims"]].drop_duplicates()) == 1,
+        "same_graph_every_pass": len({(r["concepts"], r["claims"]) for r in runs}) == 1,
         "best": {"workers": best["workers"], "passages_per_second": best["passages_per_second"]},
         "lease_ceiling_passages_per_second": ceiling,
         "lease_ceiling_documents_per_day": int(ceiling * SECONDS_PER_DAY) if ceiling != float("inf") else None,
