@@ -5,8 +5,11 @@ The test server is its own launcher instance (own home, own Bolt port), so the u
 graph is never touched. If GRAPHWIKI_TEST_NEO4J_URI is set, that running server is used
 instead (it must be disposable: tests delete everything in it).
 
-Every test collected under this folder is marked `integration`, so `-m "not integration"`
-runs the offline ones alone.
+A test is marked `integration` when it needs a service: the session's Neo4j (its fixtures
+reach `neo4j_server`), a Neo4j instance of its own, the local model server (`llm`) or the
+browser (`ui`). Everything else in this folder (Dagster definitions, argument checks,
+guards that refuse before any connection) runs in the tier `-m "not integration"`, which
+`scripts/test.sh` runs first, with no server started.
 """
 
 from __future__ import annotations
@@ -27,11 +30,18 @@ EMBEDDING_DIM = 384
 HERE = Path(__file__).parent
 
 
+SERVICE_MARKERS = ("llm", "ui")  # a model server, a browser: never in the tier without services
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # A conftest's hook sees the whole session's items, not only this folder's.
     for item in items:
-        if HERE in item.path.parents:
+        if HERE not in item.path.parents:
+            continue
+        if "neo4j_server" in getattr(item, "fixturenames", ()) or any(
+            item.get_closest_marker(m) for m in SERVICE_MARKERS
+        ):
             item.add_marker(pytest.mark.integration)
 
 
@@ -87,7 +97,7 @@ def seed_graph(store, embedder):
 
 
 @pytest.fixture
-def cli(settings, monkeypatch, capsys, tmp_path):
+def cli(settings, neo4j_server, monkeypatch, capsys, tmp_path):
     """Run `graphwiki ...` against the test graph; returns (exit code, stdout)."""
     monkeypatch.setenv("NEO4J_URI", settings.neo4j.uri)
     monkeypatch.setenv("NEO4J_PASSWORD", settings.neo4j.password)
@@ -102,7 +112,7 @@ def cli(settings, monkeypatch, capsys, tmp_path):
 
 
 @pytest.fixture
-def cli_env(monkeypatch, settings, tmp_path):
+def cli_env(monkeypatch, settings, neo4j_server, tmp_path):
     """The command reads the environment, as a user's shell would; point it at the test graph."""
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "NEO4J_USERNAME", "NEO4J_DATABASE"):
         monkeypatch.delenv(name, raising=False)

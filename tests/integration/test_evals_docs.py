@@ -74,6 +74,7 @@ def test_a_tiny_folder_is_graded_useful_partly_wrong_and_abstained(store, embedd
     assert "outside" in {r.data["id"] for r in metadata["questions"].records}
 
 
+@pytest.mark.integration  # a Neo4j or model endpoint of its own
 def test_the_cli_runs_on_the_eval_instance_and_writes_what_to_label(slice_, settings, monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("GRAPHWIKI_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("GRAPHWIKI_EVAL_NEO4J_URI", settings.neo4j.uri)  # the disposable test server

@@ -90,6 +90,7 @@ def test_population_mode_resolves_against_the_vector_index(result, store):
     assert {"precision", "recall", "f1", "llm_calls"} <= set(pop["two_stage"])
 
 
+@pytest.mark.integration  # a Neo4j or model endpoint of its own
 def test_cli_eval_er_prints_the_json_and_never_uses_the_users_graph(handful, settings, monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("GRAPHWIKI_HOME", str(tmp_path))
     monkeypatch.setenv("GRAPHWIKI_EVAL_NEO4J_URI", settings.neo4j.uri)  # the disposable test server

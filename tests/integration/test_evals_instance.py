@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from graphwiki_assets.core.evals.instance import _on_a_free_port, eval_settings, eval_store, free_port
 from graphwiki_assets.core.neo4j_server.server import Neo4jServer
 from graphwiki_assets.core.settings import Settings
@@ -39,6 +41,7 @@ def test_a_port_the_user_chose_is_never_moved(tmp_path, monkeypatch):
         assert _on_a_free_port(settings, log=lambda msg: None) == settings
 
 
+@pytest.mark.integration  # a Neo4j or model endpoint of its own
 def test_an_eval_stops_the_server_it_started(tmp_path, monkeypatch, settings):
     monkeypatch.delenv("GRAPHWIKI_EVAL_NEO4J_URI", raising=False)
     monkeypatch.delenv("GRAPHWIKI_EVAL_KEEP_NEO4J", raising=False)

@@ -125,6 +125,7 @@ def _command_lines() -> list[str]:
     return lines
 
 
+@pytest.mark.integration  # a Neo4j or model endpoint of its own
 def test_stop_then_start_keeps_data_and_a_second_instance_is_independent(tmp_path, settings):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from graphwiki_assets.core.sources import SourceRejected, read_source
 from tests.support.ingest import SMOKE_TEXTS, counts, ingest, write_sources
 
@@ -138,6 +140,7 @@ def test_killing_an_ingest_mid_run_and_rerunning_converges(store, embedder, sett
     assert counts(store) == reference
 
 
+@pytest.mark.integration  # a Neo4j or model endpoint of its own
 def test_neo4j_killed_mid_ingest_then_restarted_a_rerun_converges_exactly(embedder, settings, tmp_path):
     """Every count, judgments and their edges included, equals an uninterrupted run's."""
     import socket

@@ -8,6 +8,7 @@ import json
 import urllib.request
 
 import numpy as np
+import pytest
 
 from graphwiki_assets.cli.main import main
 from graphwiki_assets.core.evals.workers_bench import sleeping_endpoints
@@ -31,6 +32,7 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(reply.read())
 
 
+@pytest.mark.integration  # a Neo4j or model endpoint of its own
 def test_the_sleeping_embeddings_endpoint_remembers_real_vectors(embedder):
     with sleeping_endpoints(chat_latency=0.0, embed_latency=0.0, embedding_model="all-MiniLM-L6-v2") as base:
         texts = ["a weather station", "rainfall in a valley"]
@@ -45,6 +47,7 @@ def test_the_sleeping_embeddings_endpoint_remembers_real_vectors(embedder):
     assert stats["embeddings"] == {"requests": 2, "misses": 1, "max_in_flight": 1}
 
 
+@pytest.mark.integration  # a Neo4j or model endpoint of its own
 def test_the_bench_measures_each_worker_count_on_the_same_graph(settings, monkeypatch, tmp_path, capsys):
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
