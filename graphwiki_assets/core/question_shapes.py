@@ -1,8 +1,10 @@
 """The shapes a question can take: what each one asks, and the technique that answers it.
 
-The one list of shapes. The router's response model and prompt (core/llm) and the query
+The one list of shape names. The router's response model and prompt (core/llm) and the query
 service and CLI (core/query, cli) all read it; it sits outside both packages because the
-query package imports the LLM client, so the LLM side cannot import the query package.
+query package imports the LLM client, so the LLM side cannot import the query package. What
+each shape does (linking, what it reports missing, its technique) is its entry in the shape
+table, ``core/query/shapes.py``.
 """
 
 from __future__ import annotations

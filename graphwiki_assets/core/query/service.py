@@ -17,29 +17,15 @@ from pathlib import Path
 from graphwiki_assets.core.audit import append
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import answer as synthesis
-from graphwiki_assets.core.query import (
-    closeness,
-    compare,
-    cypher,
-    fallback,
-    paths,
-    patterns,
-    ppr,
-    provenance,
-    subgraph,
-    topic,
-    traversal,
-)
+from graphwiki_assets.core.query import closeness, cypher, fallback, provenance, subgraph
 from graphwiki_assets.core.query.filed import filed_near
-from graphwiki_assets.core.query.global_search import global_search
-from graphwiki_assets.core.query.linking import LinkConfig, link_entities, link_question
+from graphwiki_assets.core.query.linking import LinkConfig
 from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import Answer, Linking, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.routing import route as choose_route
+from graphwiki_assets.core.query.shapes import SHAPES, Asked
 from graphwiki_assets.core.store.driver import Graph, GraphStore
 from graphwiki_assets.core.store.vector_model import check_encoder
-
-TWO_ENTITIES = ("connect", "compare")
 
 
 def ask(store: GraphStore, embedder: Encoder, llm, question: str, *, actor: str | None = None, **kwargs) -> Answer:
@@ -80,13 +66,16 @@ def answer_question(
     # One read transaction for the question's dozen small queries, closed before the LLM writes.
     with store.reading() as graph:
         check_encoder(graph, embedder)  # vectors of another model would match by noise
-        linking = _link(graph, embedder, question, route, link_config)
+        entry = SHAPES[route.shape]
+        linking = entry.link(graph, embedder, question, route, link_config)
         vector = embedder.encode_one(question)
         laps.lap("linking")
-        missing = _missing(route, linking)
+        missing = entry.missing(route, linking)
         if missing is not None:
             return _no_information(graph, question, vector, route, linking, missing, laps)
-        route, retrieval = _retrieve(graph, embedder, question, vector, route, linking, options)
+        route = entry.settled(route, linking)
+        entry = SHAPES[route.shape]
+        retrieval = entry.technique(Asked(graph, embedder, question, vector, route, linking, options))
         counts = graph.query(cypher.GRAPH_COUNTS)[0]
         filed = filed_near(graph, vector) if counts["answers"] else []
         sub = subgraph.load(graph, retrieval, options.stale_days, max_claims=options.max_facts, filed=filed)
@@ -96,10 +85,10 @@ def answer_question(
     facts = synthesis.build_facts(
         retrieval, sub, options.max_facts, outdated_before=today - dt.timedelta(days=options.stale_days)
     )
-    missing = _off_question(question, route, linking, facts)
+    missing = _off_question(question, route, linking, facts) if entry.covers_question else []
     if missing:
         return _not_about_question(question, route, linking, missing, laps, corpus_tokens)
-    if route.shape == "provenance":
+    if entry.about_sources:
         _verify_sources(retrieval, sub, facts, sources_dirs)
     if linking.unlinked and not retrieval.communities:  # a global subject need not be a concept
         facts.flags.append(f"the graph has no information on {', '.join(map(repr, linking.unlinked))}")
@@ -108,7 +97,20 @@ def answer_question(
     text = synthesis.compose(sentences, facts)
     if not sentences and retrieval.empty_reason:
         text = f"The graph has no information to answer this: {retrieval.empty_reason}."
-    return _answer(question, route, linking, retrieval, sub, facts, sentences, text, backend, laps, corpus_tokens)
+    return _answer(
+        question,
+        route,
+        linking,
+        retrieval,
+        sub,
+        facts,
+        sentences,
+        text,
+        backend,
+        laps,
+        corpus_tokens,
+        entry.about_sources,
+    )
 
 
 class Laps:
@@ -125,63 +127,6 @@ class Laps:
 
     def total(self) -> float:
         return round((time.perf_counter() - self.started) * 1000, 1)
-
-
-def _link(store: Graph, embedder: Encoder, question: str, route: Route, config: LinkConfig) -> Linking:
-    if route.shape == "provenance":
-        return Linking()  # the statement itself is matched against claims, not concepts
-    if route.shape == "global" and not route.entities:
-        return Linking()  # about the whole collection: no entity to find
-    if route.entities:
-        return link_entities(store, embedder, route.entities, config)
-    # The router named nothing: take concepts the question names verbatim.
-    return Linking(links=link_question(store, question))
-
-
-def _missing(route: Route, linking: Linking) -> list[str] | None:
-    """The mentions the shape cannot do without, when they are not in the graph."""
-    if route.shape in ("provenance", "topic", "global"):
-        return None  # answered without the entities being concepts
-    if not linking.links:
-        return linking.unlinked or route.entities or []
-    if route.shape in TWO_ENTITIES and linking.unlinked:
-        return linking.unlinked
-    return None
-
-
-def _retrieve(
-    store: Graph,
-    embedder: Encoder,
-    question: str,
-    vector: list[float],
-    route: Route,
-    linking: Linking,
-    opts: QueryOptions,
-) -> tuple[Route, Retrieval]:
-    groups = linking.per_mention()
-    if route.shape in TWO_ENTITIES and len(groups) < 2:
-        route = replace(
-            route,
-            shape="what_is",
-            reason=f"{route.reason}; only one entity found, so answered as 'what is X'".lstrip("; "),
-        )
-    ids = linking.ids()
-    if route.shape == "what_is":
-        return route, traversal.what_is(store, vector, ids, opts)
-    if route.shape == "related":
-        return route, ppr.related(store, vector, ids, opts)
-    if route.shape == "connect":
-        return route, paths.connect(store, vector, groups[0], groups[1], opts)
-    if route.shape == "shaped_like":
-        return route, patterns.shaped_like(store, vector, groups[0], opts)
-    if route.shape == "compare":
-        return route, compare.compare(store, vector, groups[0][0], groups[1][0], opts)
-    if route.shape == "topic":
-        wanted = [route.type_filter or ""] + route.entities
-        return route, topic.topic(store, vector, wanted, linking.links, opts)
-    if route.shape == "global":
-        return route, global_search(store, vector, ids, bool(route.entities), opts)
-    return route, provenance.trace(store, embedder, provenance.statement_of(question), opts)
 
 
 def _verify_sources(retrieval: Retrieval, sub, facts, roots: list[Path] | None) -> None:
@@ -223,9 +168,9 @@ def _entities(linking: Linking) -> list[dict]:
 
 
 def _off_question(question: str, route: Route, linking: Linking, facts) -> list[str]:
-    """The words of a "what is" question that the facts on its linked entities do not cover,
-    when too many are missing (``closeness``); an empty list when the facts answer it."""
-    if route.shape != "what_is" or not linking.links or not facts.facts:
+    """The words of the question that the facts on its linked entities do not cover, when
+    too many are missing (``closeness``); an empty list when the facts answer it."""
+    if not linking.links or not facts.facts:
         return []
     # the router's entity is a name even where only part of it linked ("Orrin cluster" -> Orrin)
     names = route.entities + [n for link in linking.links for n in (link.mention, link.name)]
@@ -316,11 +261,13 @@ def _unanswered(
     ).timed(laps)
 
 
-def _answer(question, route, linking, retrieval, sub, facts, sentences, text, backend, laps, corpus_tokens) -> Answer:
+def _answer(
+    question, route, linking, retrieval, sub, facts, sentences, text, backend, laps, corpus_tokens, all_sources: bool
+) -> Answer:
     citations = list(dict.fromkeys(s for sentence in sentences for s in sentence.source_ids))
     cited, known = list(dict.fromkeys(f for sentence in sentences for f in sentence.fact_ids)), facts.by_id()
-    # provenance is about the sources themselves: all of them are shown, cited or not
-    listed = citations + ([s for s in sub.sources if s not in citations] if route.shape == "provenance" else [])
+    # an answer about the sources themselves (provenance) shows all of them, cited or not
+    listed = citations + ([s for s in sub.sources if s not in citations] if all_sources else [])
     sources = [
         {
             "id": s.id,
