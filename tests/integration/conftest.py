@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 
 import pytest
+from neo4j import READ_ACCESS
 
 from graphwiki_assets.cli.main import main
 from graphwiki_assets.core.neo4j_server.server import Neo4jServer
@@ -65,16 +66,32 @@ def _session_store(settings: Settings, neo4j_server):
         yield store
 
 
+def _emptied(store: GraphStore) -> GraphStore:
+    store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
+    for name in _catalog(store):
+        store.query("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=name)
+    store.memo.clear()
+    return store
+
+
+def _catalog(store: GraphStore) -> list[str]:
+    return sorted(r["graphName"] for r in store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"))
+
+
+def _graph_version(store: GraphStore) -> frozenset[str]:
+    """The database's last committed transaction, as a read's bookmark names it: any write
+    since, by this process or another, moves it."""
+    with store.driver.session(database=store.settings.database, default_access_mode=READ_ACCESS) as session:
+        session.run("RETURN 1").consume()
+        return frozenset(session.last_bookmarks().raw_values)
+
+
 @pytest.fixture
-def store(_session_store: GraphStore) -> GraphStore:
+def store(_session_store: GraphStore, request) -> GraphStore:
     """An empty graph with the schema in place (data and GDS projections dropped)."""
-    _session_store.query_batched("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS")
-    for row in _session_store.query("CALL gds.graph.list() YIELD graphName RETURN graphName"):
-        _session_store.query(
-            "CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", name=row["graphName"]
-        )
-    _session_store.memo.clear()
-    return _session_store
+    if "seed_graph" in request.fixturenames:
+        return _session_store  # the seed graph fixture makes the graph the test reads
+    return _emptied(_session_store)
 
 
 @pytest.fixture
@@ -86,13 +103,30 @@ def offline_llm(settings):
     return build_llm(settings.llm)
 
 
+@pytest.fixture(scope="session")
+def _seed_built() -> dict:
+    """What the graph was when the seed graph was last built: its version and GDS catalog."""
+    return {}
+
+
 @pytest.fixture
-def seed_graph(store, embedder):
-    """The fixture graph with its projection refreshed, as after an ingest."""
+def seed_graph(_session_store: GraphStore, embedder, _seed_built: dict) -> GraphStore:
+    """The fixture graph with its projection refreshed, as after an ingest.
+
+    Most tests only read it, so it is built once and kept while nothing has changed: the
+    database's version (any committed write moves it) and the GDS catalog are what they were
+    right after the build. A test that wrote anything, or built or dropped a projection, makes
+    the next one build it afresh.
+    """
     from graphwiki_assets.core.query import refresh_projection
 
-    build_seed_graph(store, embedder)
+    store = _session_store
+    store.memo.clear()
+    if _seed_built and _seed_built == {"version": _graph_version(store), "catalog": _catalog(store)}:
+        return store
+    build_seed_graph(_emptied(store), embedder)
     refresh_projection(store)
+    _seed_built.update(version=_graph_version(store), catalog=_catalog(store))
     return store
 
 
