@@ -134,13 +134,13 @@ def multihop_metadata(result: dict) -> dict:
 
 
 def contradiction_metadata(result: dict) -> dict:
-    kinds = _by_key(result["by_kind"], "kind", ["n", "catch_rate", "false_alarm"])
-    kinds["false_alarm"] = kinds["false_alarm"].map(lambda alarms: alarms["all"])
+    by_kind = _by_key(result["by_kind"], "kind", ["n", "catch_rate", "false_alarm"])
+    by_kind["false_alarm"] = by_kind["false_alarm"].map(lambda alarms: alarms["all"])
     out = {
         **_numbers(kinds.CONTRADICTIONS.headline(result)),
         "backend": result["backend"],
         "outcomes_by_label": table_metadata(_by_key(result["outcomes"], "label", list(contradictions.OUTCOMES))),
-        "by_kind": table_metadata(kinds),
+        "by_kind": table_metadata(by_kind),
         "wrong_decisions": rows_table(result["errors"], ["label", "kind", "a", "b", "outcome", "reason"], empty="none"),
         "plot": _plot(plots.contradiction_plot(result)),
         "errors": dg.MetadataValue.json(result["errors"]),
