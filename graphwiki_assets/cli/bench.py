@@ -189,114 +189,36 @@ def _about(name: str, label: str, args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop
-    from graphwiki_assets.core.evals.datasets import (
-        ANSWER_SETS,
-        CONTRADICTION_SETS,
-        DOCS_SETS,
-        ER_SETS,
-        EXTRACTION_SETS,
-        MULTIHOP_SETS,
-        er_pairs,
-        extraction_gold,
-    )
-    from graphwiki_assets.core.evals.docs import run as docs
+    """Every eval of the registry's bench plan on one eval server, each compared with its
+    baseline; one JSON on stdout, exit 1 on a regression."""
+    from graphwiki_assets.core.evals import baselines, registry
     from graphwiki_assets.core.evals.instance import eval_server, eval_settings
-    from graphwiki_assets.core.evals.runs import (
-        answers_eval,
-        contradictions_eval,
-        docs_eval,
-        er_eval,
-        eval_clients,
-        extraction_eval,
-        multihop_eval,
-    )
+    from graphwiki_assets.core.evals.runs import eval_clients
     from graphwiki_assets.core.settings import Settings
 
     settings = Settings.from_env()
     log = lambda msg: print(f"  {msg}", file=sys.stderr)  # noqa: E731  (stdout is the JSON)
-
-    def er_run(name):
-        result = er_eval(settings, embedder, llm, er_pairs(name), name=ER_SETS[name], log=log)
-        return result, {
-            **er.headline(result),
-            "judge": result["judge"],
-            "errors": result["errors"],
-            "population_errors": result["population"]["errors"],
-        }
-
-    def multihop_run(name):
-        ds = MULTIHOP_SETS[name]
-        result = multihop_eval(settings, embedder, llm, ds.corpus, ds.questions, k=args.k, name=ds.name, log=log)
-        return result, {
-            **multihop.headline(result),
-            "graph_beats_flat": result["graph_beats_flat"],
-            "sweep": result.get("sweep", []),
-        }
-
-    def contradictions_run(name):
-        ds = CONTRADICTION_SETS[name]
-        result = contradictions_eval(
-            settings, embedder, llm, ds.pairs, corpus=ds.corpus, inject=ds.inject, name=ds.name, log=log
-        )
-        return result, {**contradictions.headline(result), "errors": result["errors"]}
-
-    def extraction_run(name):
-        result = extraction_eval(settings, embedder, llm, extraction_gold(name), name=EXTRACTION_SETS[name], log=log)
-        return result, extraction.headline(result)
-
-    def answers_run(name):
-        ds = ANSWER_SETS[name]
-        result = answers_eval(settings, embedder, llm, ds.corpus, ds.questions, name=ds.name, log=log)
-        return result, {**answers.headline(result), "unsupported": result["unsupported"]}
-
-    def docs_run(name):
-        ds = DOCS_SETS[name]
-        result = docs_eval(settings, embedder, llm, ds.corpus, ds.questions, name=ds.name, log=log)
-        ungraded = {
-            k: [i.get("name") or [i["a"], i["b"]] for i in result[k]["sample"]["ungraded"]]
-            for k in ("concepts", "contradictions")
-        }
-        return result, {
-            **docs.headline(result),
-            "grades": {q["id"]: q["grade"] for q in result["questions"]},
-            "ungraded": ungraded,
-        }
-
-    plan = (
-        [(name, er_run) for name in ER_SETS]
-        + [(name, multihop_run) for name, ds in MULTIHOP_SETS.items() if args.full or ds.name == "seed"]
-        + [(name, contradictions_run) for name in CONTRADICTION_SETS]
-        + [(name, extraction_run) for name in EXTRACTION_SETS]
-        + [(name, answers_run) for name in ANSWER_SETS]
-        + [(name, docs_run) for name, ds in DOCS_SETS.items() if args.full or not ds.large]
-    )
-    if args.only:
-        known = {name for name, _ in plan} | set(MULTIHOP_SETS) | set(DOCS_SETS)
-        unknown = sorted(set(args.only) - known)
-        if unknown:
-            print(
-                f"graphwiki bench: unknown eval {', '.join(unknown)}; choose from {', '.join(sorted(known))}",
-                file=sys.stderr,
-            )
-            return 2
-        everything = plan + [(n, multihop_run) for n in MULTIHOP_SETS] + [(n, docs_run) for n in DOCS_SETS]
-        plan = [(name, runner) for name, runner in dict(everything).items() if name in args.only]
+    try:
+        plan = registry.bench_plan(full=args.full, only=args.only)
+    except registry.UnknownEval as exc:
+        print(f"graphwiki bench: {exc}", file=sys.stderr)
+        return 2
     embedder, llm = eval_clients(settings)
+    options = registry.EvalOptions(settings, embedder, llm, log=log, k=args.k)
     committed = baselines.load()
     out: dict = {"judge": llm.label, "embedding_model": embedder.name, "evals": {}, "regressions": []}
     with eval_server(eval_settings(settings), log=log):  # one server for the series, stopped after
-        for name, runner in plan:
-            log(f"{name}")
-            result, summary = runner(name)
-            comparisons = baselines.compare(name, result, committed, llm.label)
+        for spec in plan:
+            log(f"{spec.name}")
+            result = spec.run(options)
+            summary = spec.bench_summary(result)
+            comparisons = baselines.compare(spec.name, result, committed, llm.label)
             summary["checks"] = [c.as_dict() for c in comparisons]
-            out["regressions"] += [f"{name}: {c.describe()}" for c in baselines.regressions(comparisons)]
-            out["evals"][name] = summary
+            out["regressions"] += [f"{spec.name}: {c.describe()}" for c in baselines.regressions(comparisons)]
+            out["evals"][spec.name] = summary
             if args.record:
-                committed = baselines.record(
-                    committed, llm.label, _section_key(settings), name, result, _about(name, llm.label, args)
-                )
+                about = _about(spec.name, llm.label, args)
+                committed = baselines.record(committed, llm.label, _section_key(settings), spec.name, result, about)
     if args.record:
         out["recorded"] = str(baselines.write(committed))
     print(json.dumps(out, indent=2, default=str))

@@ -211,24 +211,3 @@ def run_answers(
     }
     result["seconds"] = round(time.monotonic() - started, 2)
     return result
-
-
-HEADLINE = [
-    "n",
-    "sentences",
-    "supported_rate",
-    "control_supported_rate",
-    "uncited_sentences",
-    "abstention_correct",
-    "needed_not_retrieved",
-    "abstained_when_missing",
-    "answered_when_retrieved",
-    "answer_found",
-    "checker.llm_calls",
-    "checker.prompt_tokens",
-    "ingest.llm_calls_per_passage",
-]
-
-
-def headline(result: dict) -> dict:
-    return {k: v for k in HEADLINE if (v := metrics.dotted(result, k)) is not None}

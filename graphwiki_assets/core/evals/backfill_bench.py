@@ -83,6 +83,59 @@ query ($id: String!) { partitionBackfillOrError(backfillId: $id) {
 DAEMONS = """{ instance { daemonHealth { allDaemonStatuses { daemonType required healthy } } } }"""
 
 
+def _dagster_env(settings: Settings, folder: Path, home: Path, cache: Path) -> dict[str, str]:
+    """The environment of the webserver and daemon: a fresh Dagster home of their own, the
+    sources folder and the eval instance's Neo4j."""
+    dagster_home = home / "dagster"
+    dagster_home.mkdir(parents=True)
+    (dagster_home / "dagster.yaml").write_text(
+        "telemetry:\n  enabled: false\nconcurrency:\n  runs:\n    max_concurrent_runs: 2\n"
+    )
+    ev = eval_settings(settings)
+    return {
+        **os.environ,
+        "DAGSTER_HOME": str(dagster_home),
+        "GRAPHWIKI_SOURCES_DIR": str(folder),
+        "GRAPHWIKI_HOME": str(home),
+        "GRAPHWIKI_CACHE_DIR": str(cache),
+        "NEO4J_URI": ev.neo4j.uri,
+        "NEO4J_USERNAME": ev.neo4j.username,
+        "NEO4J_PASSWORD": ev.neo4j.password,
+    }
+
+
+def _wait_for(ready: Callable[[], bool], seconds: float, failure: str) -> None:
+    started = time.monotonic()
+    while not ready():
+        if time.monotonic() - started > seconds:
+            raise RuntimeError(failure)
+        time.sleep(1)
+
+
+def _backfill(gql: GraphQL, keys: list[str], wait_s: float, logs: Path, log: Callable[[str], None]):
+    """Launch the backfill of ``keys`` and wait until it and all its runs are done: the
+    backfill's last status, and when it was launched (wall clock and monotonic)."""
+    log(f"launching a backfill of {len(keys)} partitions")
+    launched_at, started = time.time(), time.monotonic()
+    params = {
+        "partitionNames": keys,
+        "assetSelection": [{"path": [a]} for a in INGEST_ASSETS],
+        "title": "graphwiki bench backfill",
+    }
+    launched = gql(LAUNCH, params=params)["launchPartitionBackfill"]
+    if "backfillId" not in launched:
+        raise RuntimeError(f"the backfill was not launched: {launched}")
+    while True:
+        backfill = gql(STATUS, id=launched["backfillId"])["partitionBackfillOrError"]
+        if backfill["status"] in DONE and all(
+            r["status"] not in ("QUEUED", "STARTING", "STARTED") for r in backfill["runs"]
+        ):
+            return backfill, launched_at, started
+        if time.monotonic() - started > wait_s:
+            raise RuntimeError(f"the backfill did not finish within {wait_s:.0f}s; see {logs}")
+        time.sleep(1)
+
+
 def _dagster(
     settings: Settings,
     folder: Path,
@@ -93,22 +146,7 @@ def _dagster(
     log: Callable[[str], None],
 ) -> dict:
     port = free_port()
-    dagster_home = home / "dagster"
-    dagster_home.mkdir(parents=True)
-    (dagster_home / "dagster.yaml").write_text(
-        "telemetry:\n  enabled: false\nconcurrency:\n  runs:\n    max_concurrent_runs: 2\n"
-    )
-    ev = eval_settings(settings)
-    env = {
-        **os.environ,
-        "DAGSTER_HOME": str(dagster_home),
-        "GRAPHWIKI_SOURCES_DIR": str(folder),
-        "GRAPHWIKI_HOME": str(home),
-        "GRAPHWIKI_CACHE_DIR": str(cache),
-        "NEO4J_URI": ev.neo4j.uri,
-        "NEO4J_USERNAME": ev.neo4j.username,
-        "NEO4J_PASSWORD": ev.neo4j.password,
-    }
+    env = _dagster_env(settings, folder, home, cache)
     bin_dir = Path(sys.executable).parent
     logs = home / "logs"
     logs.mkdir()
@@ -128,11 +166,7 @@ def _dagster(
 
         spawn("webserver", [str(bin_dir / "dagster-webserver"), "-h", "127.0.0.1", "-p", str(port), "-m", LOCATION])
         gql = GraphQL(port)
-        deadline = time.monotonic() + 180
-        while not gql.ready():
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the Dagster webserver did not come up; see {logs / 'webserver.log'}")
-            time.sleep(1)
+        _wait_for(gql.ready, 180, f"the Dagster webserver did not come up; see {logs / 'webserver.log'}")
         state = gql(STOP_SENSOR, selector={**REPO, "sensorName": "sources_sensor"})["sensorOrError"]["sensorState"]
         gql(STOP, id=state["id"])  # only the backfill ingests
         for key in keys:
@@ -140,30 +174,10 @@ def _dagster(
         spawn("daemon", [str(bin_dir / "dagster-daemon"), "run", "-m", LOCATION])
         # A user's daemon is a running service, like the webserver: its own start is not the backfill's time.
         daemon_started = time.monotonic()
-        while not _daemons_healthy(gql):
-            if time.monotonic() - daemon_started > 180:
-                raise RuntimeError(f"the Dagster daemon did not report healthy; see {logs / 'daemon.log'}")
-            time.sleep(1)
+        healthy = lambda: _daemons_healthy(gql)  # noqa: E731
+        _wait_for(healthy, 180, f"the Dagster daemon did not report healthy; see {logs / 'daemon.log'}")
         daemon_seconds = time.monotonic() - daemon_started
-        log(f"launching a backfill of {len(keys)} partitions")
-        launched_at, started = time.time(), time.monotonic()
-        params = {
-            "partitionNames": keys,
-            "assetSelection": [{"path": [a]} for a in INGEST_ASSETS],
-            "title": "graphwiki bench backfill",
-        }
-        launched = gql(LAUNCH, params=params)["launchPartitionBackfill"]
-        if "backfillId" not in launched:
-            raise RuntimeError(f"the backfill was not launched: {launched}")
-        while True:
-            backfill = gql(STATUS, id=launched["backfillId"])["partitionBackfillOrError"]
-            if backfill["status"] in DONE and all(
-                r["status"] not in ("QUEUED", "STARTING", "STARTED") for r in backfill["runs"]
-            ):
-                break
-            if time.monotonic() - started > wait_s:
-                raise RuntimeError(f"the backfill did not finish within {wait_s:.0f}s; see {logs}")
-            time.sleep(1)
+        backfill, launched_at, started = _backfill(gql, keys, wait_s, logs, log)
         # The graph is complete when the last run ends; the backfill's own status follows at the
         # daemon's next tick, which is bookkeeping, not ingest.
         ended = [r["endTime"] for r in backfill["runs"] if r.get("endTime")]

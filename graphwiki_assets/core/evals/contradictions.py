@@ -278,30 +278,3 @@ def run_pairs(
     }
     result["seconds"] = round(time.monotonic() - started, 2)
     return result
-
-
-HEADLINE = [
-    "n",
-    "catch_rate",
-    "false_alarm.consistent",
-    "false_alarm.unrelated_aspect",
-    "false_alarm.all",
-    "precision",
-    "llm_calls",
-    "prompt_tokens",
-    "by_split.tune.catch_rate",
-    "by_split.tune.false_alarm.all",
-    "by_split.report.catch_rate",
-    "by_split.report.false_alarm.all",
-    "end_to_end.injected",
-    "end_to_end.found",
-    "end_to_end.catch_rate",
-    "end_to_end.controls",
-    "end_to_end.false_alarms",
-    "end_to_end.ingest.conflict_calls",
-]
-
-
-def headline(result: dict) -> dict:
-    """The flat numbers the baselines and checks compare (dotted keys)."""
-    return {k: v for k in HEADLINE if (v := metrics.dotted(result, k)) is not None}

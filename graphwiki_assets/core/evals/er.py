@@ -380,29 +380,3 @@ def run_er(
     result["pairs"] = table.to_dict("records")
     result["seconds"] = round(time.monotonic() - started, 2)
     return result
-
-
-def headline(result: dict) -> dict:
-    """The flat numbers the baselines and checks compare (dotted keys)."""
-    keys = [
-        "cosine_only.best_f1",
-        "cosine_only.best_threshold",
-        "cosine_only.f1_at_0_55",
-        "stage1.same_passed",
-        "stage1.unrelated_screened",
-        "two_stage.precision",
-        "two_stage.recall",
-        "two_stage.f1",
-        "two_stage.llm_calls",
-        "population.stage1.same_passed",
-        "population.stage1.unrelated_screened",
-        "population.two_stage.precision",
-        "population.two_stage.recall",
-        "population.two_stage.f1",
-        "population.two_stage.llm_calls",
-        "by_split.report.cosine_only_best_f1",
-        "by_split.report.precision",
-        "by_split.report.recall",
-        "by_split.report.f1",
-    ]
-    return {k: v for k in keys if (v := metrics.dotted(result, k)) is not None}

@@ -346,24 +346,3 @@ def _detail(doc: GoldDoc, d: dict, threshold: float) -> dict:
         "claims": claims,
         "missed_facts": [f.text for j, f in enumerate(doc.facts) if j not in found],
     }
-
-
-HEADLINE = [
-    "documents",
-    "concepts.precision",
-    "concepts.recall",
-    "concepts_typed.precision",
-    "concepts_typed.recall",
-    "claims.precision",
-    "claims.recall",
-    "by_split.report.concepts.precision",
-    "by_split.report.concepts.recall",
-    "by_split.report.claims.precision",
-    "by_split.report.claims.recall",
-    "llm_calls",
-    "prompt_tokens",
-]
-
-
-def headline(result: dict) -> dict:
-    return {k: v for k in HEADLINE if (v := metrics.dotted(result, k)) is not None}

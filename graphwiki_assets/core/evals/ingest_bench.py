@@ -42,6 +42,77 @@ def by_task(llm_by_task: dict[str, dict], passages: int) -> dict:
     return tasks.to_dict("index")
 
 
+def _first_pass(
+    corpus: Path | str, docs: list[dict], first: dict, embedder: Embedder, config, llm, wall: float
+) -> dict:
+    """The cold ingest's numbers, per passage where a rate is read."""
+    return {
+        "corpus": str(corpus),
+        "passages": len(docs),
+        "backend": first["backend"],
+        "embedding_model": embedder.name,
+        "batch_size": config.batch_size,
+        "llm_concurrency": llm.concurrency,
+        "seconds": round(wall, 2),
+        "passages_per_second": round(len(docs) / max(wall, 1e-9), 2),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "sources": first["sources"],
+        "concepts": first["concepts"],
+        "claims": first["claims"],
+        "contradictions": first["contradictions"],
+        "judgments": first["judgments"],
+        "llm_calls": first["llm_calls"],
+        "prompt_tokens": first["prompt_tokens"],
+        "llm_calls_per_passage": _per(first["llm_calls"], len(docs)),
+        "prompt_tokens_per_passage": _per(first["prompt_tokens"], len(docs), 1),
+        "by_task": by_task(first["llm_by_task"], len(docs)),
+        "stages_seconds": first["stages_seconds"],
+        "lease": first["lease"],
+        "embedding": first["embedding"],
+        "batches": first["batches"],
+        "failed": first["sources"]["failed"],
+    }
+
+
+def _llm_server(server, first: dict, llm, llm_latency: float, wall: float) -> dict:
+    """The LLM stages' time against the ideal of the served latency at the client's concurrency."""
+    llm_seconds = sum(first["stages_seconds"].get(s, 0.0) for s in LLM_STAGES)
+    ideal = first["llm_calls"] * llm_latency / max(llm.concurrency, 1)
+    # The server answers with the offline rules in this process, one at a time under the
+    # GIL: that compute is the stand-in model's own time, which a remote model spends on
+    # its own hardware. It is reported apart, and the ideal with it added.
+    rules = server.compute_seconds
+    return {
+        "latency_s": llm_latency,
+        "requests": server.requests,
+        "max_in_flight": server.max_in_flight,
+        "ideal_seconds": round(ideal, 2),
+        "llm_stage_seconds": round(llm_seconds, 2),
+        "llm_stage_over_ideal": round(llm_seconds / ideal, 3) if ideal else None,
+        "wall_over_ideal": round(wall / ideal, 3) if ideal else None,
+        "rules_compute_seconds": round(rules, 2),
+        "llm_stage_over_ideal_plus_rules": round(llm_seconds / (ideal + rules), 3) if ideal + rules else None,
+    }
+
+
+def _rerun(store, embedder: Embedder, llm, config, docs: list[dict], namespace: str, wall: float) -> dict:
+    """The same corpus again, unchanged: what an ingest that has nothing to do costs."""
+    before = llm.usage.snapshot()
+    started = time.monotonic()
+    again = ingest_documents(
+        Ingestor(store=store, embedder=embedder, llm=llm, config=config), records_as_documents(docs, namespace)
+    ).as_dict()
+    seconds = time.monotonic() - started
+    used = llm.usage.snapshot() - before
+    return {
+        "seconds": round(seconds, 2),
+        "share_of_first": round(seconds / max(wall, 1e-9), 4),
+        "llm_calls": used.calls,
+        "cache_hits": used.cache_hits,
+        "sources": again["sources"],
+    }
+
+
 def run_ingest_bench(
     settings: Settings,
     embedder: Embedder,
@@ -83,63 +154,9 @@ def run_ingest_bench(
         started = time.monotonic()
         first = ingest_documents(ingestor, records_as_documents(docs, namespace), progress=progress).as_dict()
         wall = time.monotonic() - started
-        out = {
-            "corpus": str(corpus),
-            "passages": len(docs),
-            "backend": first["backend"],
-            "embedding_model": embedder.name,
-            "batch_size": config.batch_size,
-            "llm_concurrency": llm.concurrency,
-            "seconds": round(wall, 2),
-            "passages_per_second": round(len(docs) / max(wall, 1e-9), 2),
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-            "sources": first["sources"],
-            "concepts": first["concepts"],
-            "claims": first["claims"],
-            "contradictions": first["contradictions"],
-            "judgments": first["judgments"],
-            "llm_calls": first["llm_calls"],
-            "prompt_tokens": first["prompt_tokens"],
-            "llm_calls_per_passage": _per(first["llm_calls"], len(docs)),
-            "prompt_tokens_per_passage": _per(first["prompt_tokens"], len(docs), 1),
-            "by_task": by_task(first["llm_by_task"], len(docs)),
-            "stages_seconds": first["stages_seconds"],
-            "lease": first["lease"],
-            "embedding": first["embedding"],
-            "batches": first["batches"],
-            "failed": first["sources"]["failed"],
-        }
-        if server is not None:
-            llm_seconds = sum(first["stages_seconds"].get(s, 0.0) for s in LLM_STAGES)
-            ideal = first["llm_calls"] * llm_latency / max(llm.concurrency, 1)
-            # The server answers with the offline rules in this process, one at a time under the
-            # GIL: that compute is the stand-in model's own time, which a remote model spends on
-            # its own hardware. It is reported apart, and the ideal with it added.
-            rules = server.compute_seconds
-            out["llm_server"] = {
-                "latency_s": llm_latency,
-                "requests": server.requests,
-                "max_in_flight": server.max_in_flight,
-                "ideal_seconds": round(ideal, 2),
-                "llm_stage_seconds": round(llm_seconds, 2),
-                "llm_stage_over_ideal": round(llm_seconds / ideal, 3) if ideal else None,
-                "wall_over_ideal": round(wall / ideal, 3) if ideal else None,
-                "rules_compute_seconds": round(rules, 2),
-                "llm_stage_over_ideal_plus_rules": round(llm_seconds / (ideal + rules), 3) if ideal + rules else None,
-            }
+        out = _first_pass(corpus, docs, first, embedder, config, llm, wall)
+        if server is not None and llm_latency is not None:
+            out["llm_server"] = _llm_server(server, first, llm, llm_latency, wall)
         if rerun:
-            before = llm.usage.snapshot()
-            started = time.monotonic()
-            again = ingest_documents(
-                Ingestor(store=store, embedder=embedder, llm=llm, config=config), records_as_documents(docs, namespace)
-            ).as_dict()
-            seconds = time.monotonic() - started
-            used = llm.usage.snapshot() - before
-            out["rerun"] = {
-                "seconds": round(seconds, 2),
-                "share_of_first": round(seconds / max(wall, 1e-9), 4),
-                "llm_calls": used.calls,
-                "cache_hits": used.cache_hits,
-                "sources": again["sources"],
-            }
+            out["rerun"] = _rerun(store, embedder, llm, config, docs, namespace, wall)
     return out

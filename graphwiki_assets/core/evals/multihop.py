@@ -269,33 +269,3 @@ def run_multihop(
     ]
     result["seconds"] = round(time.monotonic() - started, 2)
     return result
-
-
-def headline(result: dict) -> dict:
-    keys = [
-        "n",
-        "k",
-        "graph_margin",
-        "flat.recall",
-        "flat.all_recall",
-        "flat.precision",
-        "flat.docs_per_question",
-        "graph.recall",
-        "graph.all_recall",
-        "graph.precision",
-        "graph.docs_per_question",
-        "ppr.recall",
-        "ppr.all_recall",
-        "traversal.recall",
-        "traversal.all_recall",
-        "hybrid.recall",
-        "hybrid.all_recall",
-        *(f"by_split.{split}.{m}" for split in metrics.SPLITS for m in ("flat", "graph", "hybrid")),
-        "flat.context_tokens",
-        "graph.context_tokens",
-        "corpus_tokens",
-        "ingest.llm_calls_per_passage",
-        "ingest.prompt_tokens_per_passage",
-        "ingest.seconds",
-    ]
-    return {key: v for key in keys if (v := metrics.dotted(result, key)) is not None}

@@ -9,47 +9,31 @@ evals/baselines.json minus the tolerance, so the run exits non-zero on a regress
 
 # No `from __future__ import annotations`: Dagster checks the context annotation's type.
 from collections.abc import Callable
-from functools import partial
 
 import dagster as dg
 import pandas as pd
 
-from graphwiki_assets.core.evals import answers, baselines, contradictions, er, extraction, multihop, plots
-from graphwiki_assets.core.evals.datasets import (
-    ANSWER_SETS,
-    CONTRADICTION_SETS,
-    DOCS_SETS,
-    ER_SETS,
-    EXTRACTION_SETS,
-    MULTIHOP_SETS,
-    er_pairs,
-    extraction_gold,
-)
-from graphwiki_assets.core.evals.docs import run as docs_run
-from graphwiki_assets.core.evals.runs import (
-    answers_eval,
-    contradictions_eval,
-    docs_eval,
-    er_eval,
-    extraction_eval,
-    multihop_eval,
-)
+from graphwiki_assets.core.evals import baselines, contradictions, kinds, multihop, plots
+from graphwiki_assets.core.evals.registry import CORPUS_GROUP, EVALS, EvalOptions, EvalSpec
+from graphwiki_assets.core.evals.spec import Headline, Result
 from graphwiki_assets.defs.metadata import rows_table, table_metadata
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource, Neo4jResource
 
 GROUP = "evals"
 # "Materialize all" in the evals group takes minutes; the corpus-scale sets take most of an hour.
-LARGE_GROUP = "evals_corpus"
+LARGE_GROUP = CORPUS_GROUP
 CHECK = "no_regression"
 VERDICTS = ("SAME", "RELATED", "DIFFERENT")
 ANSWER_COLUMNS = ["id", "shape", "needed_retrieved", "abstained", "answer_found"]
 
 
-def _numbers(headline: dict) -> dict:
+def _numbers(headline: Headline) -> dict:
     return {
-        k: dg.MetadataValue.float(float(v)) if isinstance(v, float) else dg.MetadataValue.int(int(v))
-        for k, v in headline.items()
-        if isinstance(v, (int, float)) and not isinstance(v, bool)
+        n.key: dg.MetadataValue.float(float(n.value))
+        if isinstance(n.value, float)
+        else dg.MetadataValue.int(int(n.value))
+        for n in headline.numbers
+        if isinstance(n.value, (int, float)) and not isinstance(n.value, bool)
     }
 
 
@@ -116,7 +100,7 @@ def er_metadata(result: dict) -> dict:
     said = _by_key(result["two_stage"].get("verdicts_by_label", {}), "label", list(VERDICTS))
     by_class = _by_key(result["cosine_only"]["by_class"], "class", ["n", "mean", "min", "median", "max"])
     return {
-        **_numbers(er.headline(result)),
+        **_numbers(kinds.ER.headline(result)),
         "judge": result["judge"],
         "embedding_model": result["embedding_model"],
         "cosine_by_class": table_metadata(by_class),
@@ -137,7 +121,7 @@ def multihop_metadata(result: dict) -> dict:
     methods = {m: result[m] for m in multihop.reported_methods(result)}
     sweep = ["method", "hops", "fanout", "k", "recall", "all_recall", "precision", "docs_per_question"]
     return {
-        **_numbers(multihop.headline(result)),
+        **_numbers(kinds.MULTIHOP.headline(result)),
         "backend": result["backend"],
         "graph_beats_flat": result["graph_beats_flat"],
         "methods": table_metadata(_by_key(methods, "method", columns)),
@@ -150,13 +134,13 @@ def multihop_metadata(result: dict) -> dict:
 
 
 def contradiction_metadata(result: dict) -> dict:
-    kinds = _by_key(result["by_kind"], "kind", ["n", "catch_rate", "false_alarm"])
-    kinds["false_alarm"] = kinds["false_alarm"].map(lambda alarms: alarms["all"])
+    by_kind = _by_key(result["by_kind"], "kind", ["n", "catch_rate", "false_alarm"])
+    by_kind["false_alarm"] = by_kind["false_alarm"].map(lambda alarms: alarms["all"])
     out = {
-        **_numbers(contradictions.headline(result)),
+        **_numbers(kinds.CONTRADICTIONS.headline(result)),
         "backend": result["backend"],
         "outcomes_by_label": table_metadata(_by_key(result["outcomes"], "label", list(contradictions.OUTCOMES))),
-        "by_kind": table_metadata(kinds),
+        "by_kind": table_metadata(by_kind),
         "wrong_decisions": rows_table(result["errors"], ["label", "kind", "a", "b", "outcome", "reason"], empty="none"),
         "plot": _plot(plots.contradiction_plot(result)),
         "errors": dg.MetadataValue.json(result["errors"]),
@@ -169,7 +153,7 @@ def contradiction_metadata(result: dict) -> dict:
 def extraction_metadata(result: dict) -> dict:
     items = {g: result[g] for g in ("concepts", "concepts_typed", "claims")}
     return {
-        **_numbers(extraction.headline(result)),
+        **_numbers(kinds.EXTRACTION.headline(result)),
         "backend": result["backend"],
         "scores": table_metadata(_by_key(items, "items", ["precision", "recall", "f1", "extracted", "gold"])),
         # claims against the matching threshold
@@ -185,7 +169,7 @@ def answers_metadata(result: dict) -> dict:
     questions.insert(4, "sentences", said.map(len))
     questions.insert(5, "supported", said.map(lambda sentences: sum(s["supported"] for s in sentences)))
     return {
-        **_numbers(answers.headline(result)),
+        **_numbers(kinds.ANSWERS.headline(result)),
         "backend": result["backend"],
         "questions": table_metadata(questions),
         "unsupported": rows_table(result["unsupported"], ["question", "sentence", "reason"], empty="none"),
@@ -200,7 +184,7 @@ def docs_metadata(result: dict) -> dict:
     halves = _by_key({**result["by_split"], "all": overall}, "half", ["n", *grades])
     concepts, flags = result["concepts"], result["contradictions"]
     return {
-        **_numbers(docs_run.headline(result)),
+        **_numbers(kinds.DOCS.headline(result)),
         "backend": result["backend"],
         # only the report half is evidence
         "by_half": table_metadata(halves),
@@ -218,14 +202,17 @@ def docs_metadata(result: dict) -> dict:
     }
 
 
-def eval_asset(
-    name: str, description: str, run: Callable[..., dict], metadata: Callable[[dict], dict], group: str = GROUP
-):
-    """One eval as an asset: ``run(settings, embedder, llm, log)`` on the eval instance, then
-    its metadata and the regression check."""
+def eval_asset(spec: EvalSpec, metadata: Callable[[Result], dict]):
+    """One eval of the registry as an asset: its run on the eval instance, then its metadata
+    and the regression check."""
+    name = spec.name
 
     @dg.asset(
-        name=name, group_name=group, kinds={"python", "neo4j"}, check_specs=[_check_spec(name)], description=description
+        name=name,
+        group_name=LARGE_GROUP if spec.large else GROUP,
+        kinds={"python", "neo4j"},
+        check_specs=[_check_spec(name)],
+        description=spec.description,
     )
     def _eval(
         context: dg.AssetExecutionContext,
@@ -236,101 +223,20 @@ def eval_asset(
     ):
         settings = graphwiki.settings(neo4j, embeddings, llm)
         client = llm.client()
-        result = run(settings, embeddings.embedder(), client, log=context.log.info)
+        result = spec.run(EvalOptions(settings, embeddings.embedder(), client, log=context.log.info))
         check = regression_check(name, result, client.label)
         return dg.MaterializeResult(metadata=metadata(result), check_results=[check])
 
     return _eval
 
 
-def _er(name: str):
-    run = partial(er_eval, pairs_path=er_pairs(name), name=ER_SETS[name])
-    return eval_asset(
-        name,
-        f"Entity-resolution eval on evals/er/{ER_SETS[name]}.jsonl: cosine only, stage 1, "
-        "two-stage; pair and population (kNN) mode.",
-        run,
-        er_metadata,
-    )
-
-
-def _multihop(name: str):
-    ds = MULTIHOP_SETS[name]
-    run = partial(multihop_eval, corpus=ds.corpus, questions=ds.questions, name=ds.name)
-    slow = (
-        (
-            " Slow: the ingest of thousands of passages takes about 40 minutes on two cores, so these sets have "
-            f"a group of their own ({LARGE_GROUP})."
-        )
-        if ds.large
-        else ""
-    )
-    return eval_asset(
-        name,
-        f"Multi-hop eval on evals/multihop/{ds.folder}: flat RAG vs graph retrieval at k=5 "
-        f"over one ingest into the eval instance.{slow}",
-        run,
-        multihop_metadata,
-        group=LARGE_GROUP if ds.large else GROUP,
-    )
-
-
-def _contradictions(name: str):
-    ds = CONTRADICTION_SETS[name]
-    run = partial(contradictions_eval, pairs_path=ds.pairs, corpus=ds.corpus, inject=ds.inject, name=ds.name)
-    return eval_asset(
-        name,
-        f"Contradiction eval: the conflict stage on evals/contradictions/{ds.pairs_file} (catch "
-        f"rate, false alarms, calls), and {ds.inject_file} injected into the "
-        f"{ds.corpus_set.name} corpus end to end.",
-        run,
-        contradiction_metadata,
-    )
-
-
-def _extraction(name: str):
-    run = partial(extraction_eval, gold_path=extraction_gold(name), name=EXTRACTION_SETS[name])
-    return eval_asset(
-        name,
-        f"Extraction eval on evals/extraction/{EXTRACTION_SETS[name]}.jsonl: precision and recall "
-        "of concepts and claims against the gold annotation.",
-        run,
-        extraction_metadata,
-    )
-
-
-def _answers(name: str):
-    ds = ANSWER_SETS[name]
-    run = partial(answers_eval, corpus=ds.corpus, questions=ds.questions, name=ds.name)
-    return eval_asset(
-        name,
-        f"Answer faithfulness on evals/multihop/{ds.folder}: every sentence supported by its "
-        "citations, abstention when the needed documents were not retrieved.",
-        run,
-        answers_metadata,
-    )
-
-
-def _docs(name: str):
-    ds = DOCS_SETS[name]
-    run = partial(docs_eval, corpus=ds.corpus, questions=ds.questions, name=ds.name)
-    return eval_asset(
-        name,
-        f"Real-document eval on evals/docs/{ds.folder}: the folder ingested as a user's files, answers graded "
-        "useful / partly / wrong / missed against a written key, abstention on out-of-corpus questions, and "
-        "labelled samples of concepts and contradiction flags."
-        + (f" Slow: the ingest takes tens of minutes on two cores (group {LARGE_GROUP})." if ds.large else ""),
-        run,
-        docs_metadata,
-        group=LARGE_GROUP if ds.large else GROUP,
-    )
-
-
-EVAL_ASSETS = (
-    [_er(n) for n in ER_SETS]
-    + [_multihop(n) for n in MULTIHOP_SETS]
-    + [_contradictions(n) for n in CONTRADICTION_SETS]
-    + [_extraction(n) for n in EXTRACTION_SETS]
-    + [_answers(n) for n in ANSWER_SETS]
-    + [_docs(n) for n in DOCS_SETS]
-)
+# What each kind of eval shows on its asset (tables, plot, samples), by the kind's command.
+METADATA: dict[str, Callable[[Result], dict]] = {
+    kinds.ER.command: er_metadata,
+    kinds.MULTIHOP.command: multihop_metadata,
+    kinds.CONTRADICTIONS.command: contradiction_metadata,
+    kinds.EXTRACTION.command: extraction_metadata,
+    kinds.ANSWERS.command: answers_metadata,
+    kinds.DOCS.command: docs_metadata,
+}
+EVAL_ASSETS = [eval_asset(spec, METADATA[spec.kind.command]) for spec in EVALS]

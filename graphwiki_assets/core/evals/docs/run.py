@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Embedder
-from graphwiki_assets.core.evals import cypher, metrics
+from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.evals.docs import grading, samples
 from graphwiki_assets.core.evals.multihop import progress_every
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
@@ -134,29 +134,3 @@ def run_docs(
         "questions": [r.as_dict() for r in rows],
         "seconds": round(time.monotonic() - started, 2),
     }
-
-
-HEADLINE = [
-    "n",
-    *(f"by_split.{s}.{m}" for s in metrics.SPLITS for m in ("useful", "partly", "wrong", "missed")),
-    *(f"by_split.{s}.abstained_out_of_corpus" for s in metrics.SPLITS),
-    "useful",
-    "wrong",
-    "abstained_out_of_corpus",
-    "concepts.concepts",
-    "concepts.fallback_share",
-    "concepts.sample.shares.junk",
-    "concepts.sample.shares.duplicate",
-    "concepts.sample.graded",
-    "contradictions.flags",
-    "contradictions.superseded",
-    "contradictions.sample.shares.real",
-    "contradictions.sample.graded",
-    "ingest.seconds",
-    "ask_seconds",
-    "seconds",
-]
-
-
-def headline(result: dict) -> dict:
-    return {k: v for k in HEADLINE if (v := metrics.dotted(result, k)) is not None}

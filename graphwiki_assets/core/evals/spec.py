@@ -1,0 +1,126 @@
+"""The shape of an eval in the registry (core/evals/registry.py): its kind, its spec, the
+options every run gets, and the typed headline numbers the CLI, bench and the assets read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from graphwiki_assets.core.evals.metrics import dotted
+
+if TYPE_CHECKING:
+    from graphwiki_assets.core.embeddings import Embedder
+    from graphwiki_assets.core.llm.client import LLMClient
+    from graphwiki_assets.core.settings import Settings
+
+Log = Callable[[str], None]
+# An eval's whole result as it is printed (--json) and stored: nested, and per eval its own.
+Result = dict[str, Any]
+# The asset group of the corpus-scale sets, whose ingest alone takes tens of minutes.
+CORPUS_GROUP = "evals_corpus"
+
+
+class Better(Enum):
+    """The direction a gated number must not move in; the values are evals/baselines.json's keys."""
+
+    HIGHER = "higher_is_better"
+    LOWER = "lower_is_better"
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One headline number the committed baseline holds every run to (a dotted key into the
+    result, the same key in evals/baselines.json)."""
+
+    metric: str
+    better: Better
+
+
+def higher(metric: str) -> Gate:
+    return Gate(metric, Better.HIGHER)
+
+
+def lower(metric: str) -> Gate:
+    return Gate(metric, Better.LOWER)
+
+
+@dataclass(frozen=True)
+class Number:
+    key: str
+    value: float | int
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The flat numbers of one result that bench prints and the asset shows, in the kind's order
+    (a key the result lacks, e.g. a split the set does not have, is left out)."""
+
+    numbers: tuple[Number, ...]
+
+    @classmethod
+    def of(cls, result: Result, keys: Iterable[str]) -> Headline:
+        return cls(tuple(Number(k, v) for k in keys if (v := dotted(result, k)) is not None))
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {n.key: n.value for n in self.numbers}
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """What every run gets: the user's settings (the eval instance is derived from them), the
+    clients, where progress goes, and ``k`` (documents retrieved per multi-hop question)."""
+
+    settings: Settings
+    embedder: Embedder
+    llm: LLMClient
+    log: Log = field(default=lambda message: None)
+    k: int = 5
+
+
+@dataclass(frozen=True)
+class EvalKind:
+    """One kind of eval: ``graphwiki eval <command>``, its headline numbers in the order they
+    are printed (a :class:`Gate` where the baselines hold the number to a direction), its
+    report text and the fields bench prints beside the numbers."""
+
+    command: str
+    about: str
+    numbers: tuple[str | Gate, ...]
+    text: Callable[[Result], str]
+    bench_extras: Callable[[Result], dict[str, Any]] = field(default=lambda result: {})
+
+    @property
+    def headline_keys(self) -> tuple[str, ...]:
+        return tuple(n.metric if isinstance(n, Gate) else n for n in self.numbers)
+
+    @property
+    def gates(self) -> tuple[Gate, ...]:
+        return tuple(n for n in self.numbers if isinstance(n, Gate))
+
+    def headline(self, result: Result) -> Headline:
+        return Headline.of(result, self.headline_keys)
+
+
+@dataclass(frozen=True)
+class EvalSpec:
+    """One eval on one labelled set: the asset, the bench entry and the baselines entry of
+    ``name``. ``large`` sets (a corpus-scale ingest) run in bench only with ``--full``."""
+
+    name: str
+    kind: EvalKind
+    description: str
+    run: Callable[[EvalOptions], Result]
+    large: bool = False
+    ungated: frozenset[str] = frozenset()  # the kind's gates this set cannot measure
+
+    @property
+    def gates(self) -> tuple[Gate, ...]:
+        return tuple(g for g in self.kind.gates if g.metric not in self.ungated)
+
+    def headline(self, result: Result) -> Headline:
+        return self.kind.headline(result)
+
+    def bench_summary(self, result: Result) -> dict[str, Any]:
+        return {**self.headline(result).as_dict(), **self.kind.bench_extras(result)}
