@@ -199,12 +199,17 @@ def run_answers(args: argparse.Namespace) -> Result:
 
 def run_docs(args: argparse.Namespace) -> Result:
     from graphwiki_assets.core.evals.datasets import DOCS_SETS
+    from graphwiki_assets.core.evals.docs.grading import load_key
+    from graphwiki_assets.core.evals.docs.run import DocsSet
     from graphwiki_assets.core.evals.docs.samples import LabelledSample, write_unlabelled
     from graphwiki_assets.core.evals.runs import docs_eval, eval_clients
     from graphwiki_assets.core.settings import Settings
 
     helm = DOCS_SETS["docs_eval_helm"]
     corpus = args.corpus or helm.corpus
+    # A key that cannot be graded is refused before a model or the eval instance is loaded.
+    docs = DocsSet.beside(Path(corpus), args.questions, args.labels)
+    load_key(docs.questions, docs.corpus)
     settings = Settings.from_env()
     embedder, llm = eval_clients(settings)
     result = docs_eval(
