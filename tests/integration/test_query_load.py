@@ -69,9 +69,11 @@ def test_refreshes_racing_each_other_and_the_askers_cause_no_error(store, embedd
     with ThreadPoolExecutor(ASKERS + 3) as pool:
         askers = [pool.submit(_asker, store, embedder, offline_llm, names, stop) for _ in range(ASKERS)]
         refreshers = [pool.submit(lambda: [refresh_projection(store) for _ in range(3)]) for _ in range(3)]
-        for r in refreshers:
-            r.result()
-        stop.set()
+        try:
+            for r in refreshers:
+                r.result()
+        finally:
+            stop.set()  # a failed refresh must fail the test, not leave the askers running
         errors = [e for a in askers for e in a.result()]
     assert errors == []
     refresh_projection(store)  # the clean-up of the newest build leaves it alone

@@ -15,9 +15,9 @@ is missing and asks again (``with_projection``). Builds racing each
 other (askers of two processes after a restart, two writers) each make their own, and
 each build's clean-up keeps only the newest.
 
-Builds, drops and the catalog go through the GDS client (``core/store/gds_client.py``); a
-question reads the catalog inside its own read transaction (``cypher.PROJECTIONS``), which
-the client cannot join.
+Builds and drops go through the GDS client (``core/store/gds_client.py``); the catalog is
+read with ``cypher.PROJECTIONS`` (inside a question's own read transaction, which the client
+cannot join, and outside one alike: see ``_catalog``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.store.driver import Graph, GraphStore, Reader
-from graphwiki_assets.core.store.gds_client import calls, gds
+from graphwiki_assets.core.store.gds_client import calls, drop_named, gds, store_gds
 
 PROJECTION = "graphwiki-query"  # the prefix of every build's name
 _SEPARATOR = "@"
@@ -80,23 +80,16 @@ def missing_graph(exc: Exception) -> bool:
 
 
 def _catalog(store: Graph, prefix: str) -> list[dict]:
-    """Every catalog graph whose name starts with ``prefix``, newest first."""
-    if not isinstance(store, GraphStore):  # a question's read transaction
-        return [{**r, "created": r["created"].to_native()} for r in store.query(cypher.PROJECTIONS, prefix=prefix)]
-    with calls(store):
-        listed = gds(store).graph.list()
-    found = [
-        {
-            "name": g.graph_name,
-            "nodes": g.node_count,
-            "relationships": g.relationship_count,
-            "types": list(g.graph_schema["relationships"]),
-            "created": g.creation_time,
-        }
-        for g in listed
-        if g.graph_name.startswith(prefix)
-    ]
-    return sorted(found, key=lambda g: (g["created"], g["name"]), reverse=True)
+    """Every catalog graph whose name starts with ``prefix``, newest first.
+
+    Listed with Cypher that yields names, counts and schema only: the client's listing yields
+    every graph's degree distribution too, which GDS computes while it lists and which fails
+    ("Cannot set degreeDistribution because graph ... does not exist") when a racing refresh
+    drops a graph meanwhile.
+    """
+    if isinstance(store, GraphStore):
+        store_gds(store)  # GdsUnavailable, with what to install, on a server without GDS
+    return [{**r, "created": r["created"].to_native()} for r in store.query(cypher.PROJECTIONS, prefix=prefix)]
 
 
 def builds(store: Graph, prefix: str) -> list[dict]:
@@ -145,18 +138,24 @@ def refresh_projection(store: GraphStore, prefix: str = PROJECTION) -> Projectio
                 built = client.graph.project.cypher(cypher.PROJECTION_CREATE, graph=name)
                 client.graph.filter(built.graph, layer, "n:Concept", "*")
     except ClientError as exc:
-        # Only a racing build of the very same name could collide; GDS words it two ways.
-        if "already exists" not in str(exc) and "already loaded" not in str(exc):
+        if not _superseded(store, prefix, name, exc):
             raise
     # Keep the newest build only (ours, or a racing one that started later): a query
     # that still holds a dropped one asks again.
-    older = [b["name"] for b in builds(store, prefix)[1:] + builds(store, concept_layer(prefix))[1:]]
-    if older:
-        with calls(store):
-            client.graph.drop(older, fail_if_missing=False)
+    drop_named(store, [b["name"] for b in builds(store, prefix)[1:] + builds(store, concept_layer(prefix))[1:]])
     status = projection_status(store, prefix)
     status.refreshed, status.seconds = True, round(time.monotonic() - started, 3)
     return status
+
+
+def _superseded(store: GraphStore, prefix: str, name: str, exc: ClientError) -> bool:
+    """Whether a failed build lost to a racing one, which leaves the catalog as it should be:
+    a build of the very same name (GDS words it two ways), or a refresh that started later
+    and, finishing first, dropped ours before its concept layer was filtered from it."""
+    if "already exists" in str(exc) or "already loaded" in str(exc):
+        return True
+    listed = [b["name"] for b in builds(store, prefix)]
+    return name not in listed and any(other > name for other in listed)
 
 
 def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:

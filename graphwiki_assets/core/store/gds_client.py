@@ -23,7 +23,7 @@ from graphdatascience.procedure_surface.cypher.catalog.graph_backend_cypher impo
 from graphdatascience.query_runner.neo4j_query_runner import Neo4jQueryRunner
 from graphdatascience.query_runner.query_mode import QueryMode
 from graphdatascience.query_runner.query_type import QueryType
-from neo4j.exceptions import DriverError
+from neo4j.exceptions import ClientError, DriverError
 from pandas import DataFrame
 
 from graphwiki_assets.core.store.driver import GraphStore, server_errors
@@ -31,6 +31,7 @@ from graphwiki_assets.core.store.driver import GraphStore, server_errors
 # The client checks the connection before each call and by default retries it for ten
 # minutes; the store reports a lost server at once, with what to do, and so does this.
 _CHECK_ONCE = Neo4jQueryRunner.ConnectivityRetriesConfig(max_retries=1, wait_time=0)
+CATALOG_NAMES = "CALL gds.graph.list() YIELD graphName WHERE graphName STARTS WITH $prefix RETURN graphName AS name"
 
 
 class GdsUnavailable(RuntimeError):
@@ -114,9 +115,30 @@ def graph(store: GraphStore, name: str) -> Graph:
 def drop_graphs(store: GraphStore, prefix: str = "") -> int:
     """Drop every catalog graph whose name starts with ``prefix`` (all of them by default);
     how many were dropped."""
-    client = gds(store)
-    with calls(store):
-        names: list[Graph | str] = [g.graph_name for g in client.graph.list() if g.graph_name.startswith(prefix)]
-        if names:
-            client.graph.drop(names, fail_if_missing=False)
+    # Names only: the client's listing computes every graph's degree distribution, which
+    # fails when a graph is dropped while it is listed.
+    names = [r["name"] for r in store.query(CATALOG_NAMES, prefix=prefix)]
+    drop_named(store, names)
     return len(names)
+
+
+def drop_named(store: GraphStore, names: list[str], attempts: int = 3) -> None:
+    """Drop these catalog graphs, whoever else is dropping them.
+
+    Two drops of one graph at once can both fail inside GDS (a NullPointerException on the
+    entry the other removed), so a failed drop is judged by the catalog afterwards: what is
+    gone is done, what is left is dropped again.
+    """
+    left: list[Graph | str] = list(names)
+    for attempt in range(attempts):
+        if not left:
+            return
+        try:
+            with calls(store):
+                gds(store).graph.drop(left, fail_if_missing=False)
+            return
+        except ClientError:
+            listed = {r["name"] for r in store.query(CATALOG_NAMES, prefix="")}
+            left = [name for name in left if name in listed]
+            if left and attempt == attempts - 1:
+                raise
