@@ -33,9 +33,9 @@ from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.llm.client import LLMClient
-from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES, disjoint_types
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.keys import key_query, keys_for, name_key
+from graphwiki_assets.core.text.type_names import GENERIC_TYPES, disjoint_types
 
 EXACT_BACKEND = "rules:exact-name"
 TYPES_BACKEND = "rules:disjoint-types"
