@@ -8,7 +8,7 @@ import pytest
 from graphwiki_assets.core.config.kinds import KindIndex, type_words
 from graphwiki_assets.core.config.load import default_config
 from graphwiki_assets.core.ingest.extraction import written_aliases_only
-from graphwiki_assets.core.ingest.resolution import types_compatible
+from graphwiki_assets.core.ingest.screen import types_compatible
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, ExtractResponse, RouteRequest
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
