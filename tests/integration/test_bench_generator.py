@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwiki_assets.core.evals.generator import concept_name, generate, plan
+from graphwiki_assets.core.evals.generator import generate
+from graphwiki_assets.core.evals.generator_plan import concept_name, plan
 from graphwiki_assets.core.store.keys import name_key
 from tests.support.seed_graph import assert_schema, build_seed_graph
 

@@ -19,7 +19,7 @@ def test_every_written_out_in_play_filter_is_the_one_rule():
         for match in FILTER.finditer(path.read_text()):
             found += 1
             assert match.group(0) == in_play(match.group(1)), f"{path.relative_to(PACKAGE)}: {match.group(0)}"
-    assert found  # core/query/cypher.py holds plain constants, so it writes the rule out
+    assert found  # core/review/cypher.py holds plain constants, so it writes the rule out
 
 
 def test_a_node_without_a_status_is_in_play(store):

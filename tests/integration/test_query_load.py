@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from graphwiki_assets.core.evals.generator import concept_name
+from graphwiki_assets.core.evals.generator_plan import concept_name
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.projection import current_projection, refresh_projection
 from graphwiki_assets.core.query.upkeep import refresh_query_state

@@ -7,15 +7,15 @@ import pytest
 
 from graphwiki_assets.core.config.kinds import KindIndex, type_words
 from graphwiki_assets.core.config.load import default_config
-from graphwiki_assets.core.config.model import type_key
 from graphwiki_assets.core.ingest.extraction import written_aliases_only
-from graphwiki_assets.core.ingest.resolution import types_compatible
+from graphwiki_assets.core.ingest.screen import types_compatible
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, ExtractResponse, RouteRequest
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.llm.offline.context_types import context_type, looks_like_person, section_type
 from graphwiki_assets.core.llm.offline.routing import route
 from graphwiki_assets.core.store.keys import keys_for
+from graphwiki_assets.core.text.type_names import type_key
 
 
 def typed(sentence: str, name: str) -> str | None:

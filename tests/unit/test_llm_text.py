@@ -8,7 +8,8 @@ import pytest
 
 from graphwiki_assets.core.llm.chunking import chunk_text
 from graphwiki_assets.core.llm.injection import strip_injections
-from graphwiki_assets.core.llm.offline.text import normalize_source, split_sentences
+from graphwiki_assets.core.llm.offline.surface import normalize_source
+from graphwiki_assets.core.text.sentences import split_sentences
 
 
 def test_sentences_do_not_break_at_initials_abbreviations_or_decimals():

@@ -1,7 +1,7 @@
 """The schema config: purpose, entity taxonomy and thresholds, edited by the user."""
 
 from graphwiki_assets.core.config.load import ConfigError, LoadedConfig, default_config, load_config, parse, preset_text
-from graphwiki_assets.core.config.model import SchemaConfig, Stamp, Thresholds, type_key
+from graphwiki_assets.core.config.model import SchemaConfig, Stamp, Thresholds
 
 __all__ = [
     "ConfigError",
@@ -13,5 +13,4 @@ __all__ = [
     "load_config",
     "parse",
     "preset_text",
-    "type_key",
 ]

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.config.model import EntityType, Taxonomy, type_key
+from graphwiki_assets.core.config.model import EntityType, Taxonomy
+from graphwiki_assets.core.text.type_names import type_key
 
 _KINDS: dict[str, str] = {
     "person": """person people persons human humans individual individuals who whom someone

@@ -12,15 +12,10 @@ from typing import TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from graphwiki_assets.core.normal_forms import singular
+from graphwiki_assets.core.text.type_names import type_key
 
 # The relationship types between concepts that the graph knows (see core/store/schema.py).
 RELATIONS = ("RELATED_TO", "PART_OF")
-
-
-def type_key(text: str) -> str:
-    """'Record labels', 'record label' and 'RecordLabel' are one type name."""
-    return singular(re.sub(r"[^a-z0-9]", "", (text or "").lower()))
 
 
 class _Strict(BaseModel):

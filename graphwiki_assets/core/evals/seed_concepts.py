@@ -33,7 +33,8 @@ from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.ingest.extraction import extract_documents
 from graphwiki_assets.core.ingest.pipeline import records_as_documents
-from graphwiki_assets.core.ingest.resolution import build_mentions, concept_id_for
+from graphwiki_assets.core.ingest.resolution import build_mentions
+from graphwiki_assets.core.ingest.verdicts import concept_id_for
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.sources import parsed
 from graphwiki_assets.core.store.driver import GraphStore, Vector, rows

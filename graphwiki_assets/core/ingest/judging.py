@@ -16,8 +16,8 @@ from graphwiki_assets.core.ingest import controls
 from graphwiki_assets.core.llm.calls import NO_VERDICT, EntityView, JudgePair, JudgeRequest, Verdict
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.halving import ask_all
-from graphwiki_assets.core.llm.offline.names import GENERIC_TYPES
 from graphwiki_assets.core.llm.prompts import entity_key
+from graphwiki_assets.core.text.type_names import GENERIC_TYPES
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graphwiki_assets.core.config.kinds import KindIndex
-from graphwiki_assets.core.config.model import Taxonomy, type_key
+from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractResponse
+from graphwiki_assets.core.text.type_names import type_key
 
 KEPT, MAPPED, FALLBACK, DROPPED = "kept", "mapped", "fallback", "dropped"
 

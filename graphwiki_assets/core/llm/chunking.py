@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.llm.offline.text import sentence_spans
+from graphwiki_assets.core.text.sentences import sentence_spans
 
 
 def _pieces(text: str, limit: int) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.llm.offline.text import sentence_spans
+from graphwiki_assets.core.text.sentences import sentence_spans
 
 _AI = r"(?:ai|a\.i\.|llm|llms|language\s+models?|ai\s+(?:assistant|model|system)s?|assistants?|chat\s*bots?|gpt(?:-\d\w*)?|claude|bots?)"
 _PATTERNS = [

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from graphwiki_assets.core.audit import read_entries
 from graphwiki_assets.core.config import SchemaConfig
-from graphwiki_assets.core.llm.offline.text import first_sentence
 from graphwiki_assets.core.markdown import markdown_table
 from graphwiki_assets.core.overview import cypher
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
+from graphwiki_assets.core.text.sentences import first_sentence
 
 PER_TYPE = 20
 # The first lines of index.md and log.md: how a later writer knows the files as these

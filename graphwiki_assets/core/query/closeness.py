@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from graphwiki_assets.core.llm.offline.text import STOPWORDS, stem, words
 from graphwiki_assets.core.normal_forms import compact, name_tokens
+from graphwiki_assets.core.text.words import STOPWORDS, stem, words
 
 # Words that frame a question rather than name what it asks about.
 FRAMING = frozenset(

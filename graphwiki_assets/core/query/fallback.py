@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from neo4j.exceptions import ClientError
 
-from graphwiki_assets.core.llm.offline.text import split_sentences
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.closeness import covers, holds
 from graphwiki_assets.core.query.models import NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import Graph
+from graphwiki_assets.core.text.sentences import split_sentences
 
 RAW_FLOOR = 0.4  # question-to-source cosine a raw source needs without the term in its text
 RAW_SOURCES = 3

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from graphwiki_assets.core.config.kinds import type_words
-from graphwiki_assets.core.config.model import type_key
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval
 from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import Graph
+from graphwiki_assets.core.text.type_names import type_key
 
 
 def topic(store: Graph, question: list[float], wanted: list[str], links: list[Link], opts: QueryOptions) -> Retrieval:

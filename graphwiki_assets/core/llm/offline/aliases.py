@@ -7,7 +7,8 @@ import re
 
 from graphwiki_assets.core.llm.offline.candidates import Span
 from graphwiki_assets.core.llm.offline.names import acronym_letters, is_acronym_of
-from graphwiki_assets.core.llm.offline.text import STOPWORDS, is_date_or_number, strip_article
+from graphwiki_assets.core.llm.offline.surface import is_date_or_number, strip_article
+from graphwiki_assets.core.text.words import STOPWORDS
 
 _ALIAS_MARKER = re.compile(
     r"\b(?:(?:also|officially|commonly|better|otherwise|formerly|popularly|sometimes|often|usually|simply|previously)\s+)?"

@@ -11,8 +11,9 @@ from graphwiki_assets.core.llm.calls import (
     SummaryRequest,
     SummaryResponse,
 )
-from graphwiki_assets.core.llm.offline.text import content_words, distinct_sentences, join_within, split_sentences
 from graphwiki_assets.core.normal_forms import norm_name
+from graphwiki_assets.core.text.sentences import distinct_sentences, join_within, split_sentences
+from graphwiki_assets.core.text.words import content_words
 
 MAX_ANSWER_SENTENCES = 8
 MAX_SUMMARY_CHARS = 400

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphwiki_assets.core.llm.offline.names import PERSON_ROLES, acronym_letters, is_adjectival
-from graphwiki_assets.core.llm.offline.text import MONTHS, SENTENCE_STARTERS, STOPWORDS, is_date_or_number
+from graphwiki_assets.core.llm.offline.names import acronym_letters, is_adjectival
+from graphwiki_assets.core.llm.offline.surface import MONTHS, SENTENCE_STARTERS, is_date_or_number
+from graphwiki_assets.core.text.type_names import PERSON_ROLES
+from graphwiki_assets.core.text.words import STOPWORDS
 
 _TOKEN = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Z]\.(?=\s)|\d+(?:\.\d+)+|[^\W_](?:[\w'\-&+]*[^\W_])?")
 _NUMBER = re.compile(r"\d+(?:\.\d+)*")

@@ -14,8 +14,9 @@ from typing import Protocol
 
 from graphwiki_assets.core.llm.calls import ExtractedClaim
 from graphwiki_assets.core.llm.offline.names import acronym_letters
-from graphwiki_assets.core.llm.offline.text import STOPWORDS, clip
 from graphwiki_assets.core.normal_forms import norm_name
+from graphwiki_assets.core.text.sentences import clip
+from graphwiki_assets.core.text.words import STOPWORDS
 
 _REFERS_BACK = re.compile(r"^(?:(?i:he|she|it|they|his|her|its|their|this|these)\b|[Tt]he((?:\s+[a-z][a-z\-]*){1,3}))")
 _PRONOUN = re.compile(r"\b(?:he|she|it|its|his|her|they|their|them)\b", re.IGNORECASE)

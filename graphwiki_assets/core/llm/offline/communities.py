@@ -14,7 +14,7 @@ from graphwiki_assets.core.llm.calls import (
     CommunityReportRequest,
     CommunityReportResponse,
 )
-from graphwiki_assets.core.llm.offline.text import distinct_sentences, first_sentence, join_within
+from graphwiki_assets.core.text.sentences import distinct_sentences, first_sentence, join_within
 
 MAX_REPORT_CHARS = 600
 TITLE_MEMBERS = 3

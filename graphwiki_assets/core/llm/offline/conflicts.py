@@ -18,8 +18,9 @@ import re
 
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict, Relation
 from graphwiki_assets.core.llm.offline.changes import change_over_time, is_statement, marker
-from graphwiki_assets.core.llm.offline.text import SENTENCE_STARTERS, STOPWORDS, stem
+from graphwiki_assets.core.llm.offline.surface import SENTENCE_STARTERS
 from graphwiki_assets.core.normal_forms import name_tokens
+from graphwiki_assets.core.text.words import STOPWORDS, stem
 
 _CONTRACTIONS = [
     (r"\bcan't\b|\bcannot\b", "can not"),

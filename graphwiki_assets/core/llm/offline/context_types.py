@@ -24,9 +24,10 @@ import re
 
 from graphwiki_assets.core.config.kinds import KIND_WORDS, kinds_of
 from graphwiki_assets.core.llm.offline.definitions import predicate_head
-from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES
-from graphwiki_assets.core.llm.offline.text import STOPWORDS
+from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS
 from graphwiki_assets.core.normal_forms import singular
+from graphwiki_assets.core.text.type_names import PERSON_ROLES
+from graphwiki_assets.core.text.words import STOPWORDS
 
 _APPOSITIVE = re.compile(r"^\s*,\s*(?:an?|the|one\s+of\s+the)\s+(?P<pred>[^,;:()]{3,80})")
 _LIST_INTRO = re.compile(

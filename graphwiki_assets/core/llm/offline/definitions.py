@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES
-from graphwiki_assets.core.llm.offline.text import STOPWORDS
+from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS
 from graphwiki_assets.core.normal_forms import drop_plural_s
+from graphwiki_assets.core.text.type_names import PERSON_ROLES
+from graphwiki_assets.core.text.words import STOPWORDS
 
 _COPULA = re.compile(
     r"^(?P<subj>.{1,160}?)\s+(?:is|was|are|were|has\s+been|had\s+been|remains|became)\s+"

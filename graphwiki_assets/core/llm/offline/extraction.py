@@ -20,17 +20,13 @@ from graphwiki_assets.core.llm.offline.aliases import stated_aliases
 from graphwiki_assets.core.llm.offline.claims import Mentions, build_claims, first_mention
 from graphwiki_assets.core.llm.offline.context_types import context_type, section_type
 from graphwiki_assets.core.llm.offline.definitions import PRONOUNS, definition
-from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, PERSON_ROLES, type_from_name
-from graphwiki_assets.core.llm.offline.text import (
-    STOPWORDS,
-    clip,
-    is_date_or_number,
-    normalize_source,
-    split_sentences,
-    strip_article,
-)
+from graphwiki_assets.core.llm.offline.names import CATEGORY_NOUNS, type_from_name
+from graphwiki_assets.core.llm.offline.surface import is_date_or_number, normalize_source, strip_article
 from graphwiki_assets.core.llm.offline.titles import document_title, heading_names
 from graphwiki_assets.core.normal_forms import norm_name
+from graphwiki_assets.core.text.sentences import clip, split_sentences
+from graphwiki_assets.core.text.type_names import PERSON_ROLES
+from graphwiki_assets.core.text.words import STOPWORDS
 
 # A type from the section is the weakest evidence, one the sentence states the strongest.
 _TYPE_RANK_SECTION, _TYPE_RANK_NAME, _TYPE_RANK_ROLE, _TYPE_RANK_STATED = 1, 2, 3, 4

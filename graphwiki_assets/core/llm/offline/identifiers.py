@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphwiki_assets.core.llm.offline.text import STOPWORDS
 from graphwiki_assets.core.normal_forms import strip_accents
+from graphwiki_assets.core.text.words import STOPWORDS
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)*")
 _VERSION = re.compile(r"v?(\d+(?:\.\d+)*)")

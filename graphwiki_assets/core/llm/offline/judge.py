@@ -26,15 +26,11 @@ from functools import lru_cache
 from graphwiki_assets.core.llm.calls import EntityVerdict, EntityView, JudgeRequest, JudgeResponse, Verdict
 from graphwiki_assets.core.llm.offline.definitions import definition
 from graphwiki_assets.core.llm.offline.identifiers import identifiers_conflict, listing, same_listing
-from graphwiki_assets.core.llm.offline.names import (
-    GENERIC_TYPES,
-    acronym_letters,
-    is_acronym_of,
-    type_key,
-    types_conflict,
-)
-from graphwiki_assets.core.llm.offline.text import content_words, split_sentences
+from graphwiki_assets.core.llm.offline.names import acronym_letters, is_acronym_of
 from graphwiki_assets.core.normal_forms import compact, name_tokens, strip_accents
+from graphwiki_assets.core.text.sentences import split_sentences
+from graphwiki_assets.core.text.type_names import GENERIC_TYPES, head_key, types_conflict
+from graphwiki_assets.core.text.words import content_words
 
 # Extra words that do not change what a name denotes ("Harborline Inc", "Cypher query language").
 _GENERIC_EXTRA = frozenset(
@@ -182,7 +178,7 @@ def _context_overlap(x: EntityView, y: EntityView) -> float:
 
 def _type_of(v: EntityView) -> str:
     """The given type, else one a context sentence states: "Mercury is a planet ..."."""
-    if type_key(v.type) not in GENERIC_TYPES:
+    if head_key(v.type) not in GENERIC_TYPES:
         return v.type
     key = compact(v.name)
     for sentence in split_sentences(v.context):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from graphwiki_assets.core.llm.offline.text import STOPWORDS
 from graphwiki_assets.core.normal_forms import drop_plural_s, strip_accents
+from graphwiki_assets.core.text.words import STOPWORDS
 
 # Words an acronym may skip ("Museum of Modern Art" -> MoMA keeps "of", NASA skips "and").
 _ACRONYM_SKIPPABLE = STOPWORDS | {"de", "la", "le", "du", "des", "von", "van", "der", "für"}
@@ -99,165 +99,8 @@ CATEGORY_NOUNS = frozenset(
     treaty tribe tunnel union university valley village war website""".split()
 )
 
-PERSON_ROLES = frozenset(
-    """actor actress admiral archbishop architect artist astronaut astronomer athlete author
-    bassist biologist bishop boxer businessman businesswoman cardinal carpenter chancellor chef
-    chemist coach collaborator comedian commander composer conductor dancer designer diplomat
-    director drummer economist editor emperor empress engineer entrepreneur explorer footballer
-    founder general governor guitarist historian inventor journalist judge king lawyer leader
-    linguist lyricist manager mathematician mayor minister model monarch musician novelist
-    painter philosopher photographer physician physicist pianist pilot player playwright poet
-    politician pope president priest prince princess producer professor psychologist queen
-    rapper researcher saint scholar scientist screenwriter sculptor senator singer singer-songwriter
-    soldier songwriter statesman surgeon teacher theologian violinist writer chairman chairwoman
-    executive detective representative
-    chairperson ceo secretary""".split()
-)
-
 _CORPORATE = frozenset("inc ltd llc corp co plc gmbh ag sa nv bv oy ab".split())
 _TITLES = frozenset("mr mrs ms dr sir lord lady dame prof professor saint st king queen prince princess".split())
-
-# Types that say nothing about identity: never evidence that two things differ.
-GENERIC_TYPES = frozenset(
-    {"", "concept", "entity", "thing", "other", "unknown", "term", "topic", "item", "object", "name"}
-)
-
-_TYPE_GROUPS = [
-    {"person", "people", "human", "individual", *PERSON_ROLES},
-    {
-        "organization",
-        "organisation",
-        "company",
-        "corporation",
-        "firm",
-        "business",
-        "enterprise",
-        "agency",
-        "institution",
-        "vendor",
-        "startup",
-        "group",
-        "bank",
-        "publisher",
-        "label",
-        "record",
-        "band",
-        "duo",
-        "trio",
-        "ensemble",
-        "orchestra",
-        "choir",
-        "team",
-        "club",
-        "party",
-        "university",
-        "college",
-        "school",
-    },
-    {
-        "place",
-        "location",
-        "city",
-        "town",
-        "village",
-        "country",
-        "state",
-        "region",
-        "province",
-        "county",
-        "territory",
-        "district",
-        "nation",
-        "capital",
-        "municipality",
-        "republic",
-        "kingdom",
-    },
-    {
-        "software",
-        "tool",
-        "system",
-        "product",
-        "service",
-        "platform",
-        "database",
-        "framework",
-        "library",
-        "application",
-        "program",
-        "language",
-        "engine",
-        "protocol",
-        "format",
-        "api",
-        "technology",
-        "standard",
-        "package",
-        "index",
-        "model",
-        "algorithm",
-        "method",
-        "technique",
-    },
-    {
-        "work",
-        "book",
-        "novel",
-        "film",
-        "movie",
-        "album",
-        "song",
-        "play",
-        "poem",
-        "series",
-        "show",
-        "soundtrack",
-        "score",
-        "opera",
-        "symphony",
-        "journal",
-        "magazine",
-        "newspaper",
-        "publication",
-        "periodical",
-    },
-    {"event", "war", "battle", "election", "festival", "tournament", "championship", "games", "olympics", "conference"},
-]
-
-
-def type_key(type_name: str) -> str:
-    toks = re.findall(r"[a-z]+", type_name.lower())
-    if not toks:
-        return ""
-    return drop_plural_s(toks[-1])
-
-
-def types_conflict(a: str, b: str) -> bool:
-    """Two specific types that no synonym group brings together."""
-    ka, kb = type_key(a), type_key(b)
-    if ka in GENERIC_TYPES or kb in GENERIC_TYPES or ka == kb:
-        return False
-    for group in _TYPE_GROUPS:
-        if ka in group and kb in group:
-            return False
-    groups_a = {i for i, g in enumerate(_TYPE_GROUPS) if ka in g}
-    groups_b = {i for i, g in enumerate(_TYPE_GROUPS) if kb in g}
-    if groups_a and groups_b:
-        return not groups_a & groups_b
-    # one type in a known group and one outside it may be synonyms we do not list
-    # ("City" / "Metropolis"); two unlisted, different types are taken at their word
-    return not groups_a and not groups_b
-
-
-def disjoint_types(a: str, b: str) -> bool:
-    """Two types of kinds known never to be one thing (a person and a place, say). Unlike
-    ``types_conflict``, two types outside the known kinds are never disjoint here."""
-    ka, kb = type_key(a), type_key(b)
-    if ka in GENERIC_TYPES or kb in GENERIC_TYPES or ka == kb:
-        return False
-    groups_a = {i for i, g in enumerate(_TYPE_GROUPS) if ka in g}
-    groups_b = {i for i, g in enumerate(_TYPE_GROUPS) if kb in g}
-    return bool(groups_a and groups_b and not groups_a & groups_b)
 
 
 def type_from_name(name: str) -> str | None:

@@ -11,7 +11,7 @@ import re
 
 from graphwiki_assets.core.llm.calls import RouteRequest, RouteResponse
 from graphwiki_assets.core.llm.offline.candidates import capitalised_runs, quoted_terms
-from graphwiki_assets.core.llm.offline.text import STOPWORDS
+from graphwiki_assets.core.text.words import STOPWORDS
 
 _I = re.IGNORECASE
 # "the corpus", "these documents", "my notes", "this knowledge base"...

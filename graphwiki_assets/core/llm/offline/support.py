@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from graphwiki_assets.core.llm.calls import SupportPair, SupportRequest, SupportResponse, SupportVerdict
-from graphwiki_assets.core.llm.offline.text import content_words, words
+from graphwiki_assets.core.text.words import content_words, words
 
 MIN_COVERAGE = 0.8
 _NEGATIONS = frozenset("not no never none nor neither without cannot".split())
