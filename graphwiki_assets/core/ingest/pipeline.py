@@ -1,5 +1,6 @@
-"""The ingest pipeline outside Dagster: the same stage functions the assets call, in order,
-one batch of sources at a time.
+"""The ingest pipeline: ``Ingestor`` walks the stages of ``stages.py`` in order, one batch of
+sources at a time; the CLI (``ingest_documents``), the worker processes and the Dagster
+ingest assets (``commit_extracted`` and the stage functions) all run them through here.
 
     triage (read, hash, unchanged?) -> extract -> embed -> [lease: resolve (two-stage ER)
     -> claims + conflicts -> commit] -> ... every batch ... -> summaries
@@ -16,26 +17,40 @@ from __future__ import annotations
 
 import resource
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
-from pathlib import Path
 from typing import TypeVar
 
 from graphwiki_assets.core.config import SchemaConfig, default_config, load_config
-from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.embeddings import Encoder, vector_model_name
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
 from graphwiki_assets.core.ingest.commit import commit_batch, source_text
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
-from graphwiki_assets.core.ingest.extraction import ExtractConfig, extract_documents
+from graphwiki_assets.core.ingest.extraction import ExtractConfig
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig, LeaseLost
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_texts, resolve_batch
 from graphwiki_assets.core.ingest.scope import Scope
+from graphwiki_assets.core.ingest.stages import (
+    Committed,
+    CommitTotals,
+    Extracted,
+    NewSource,
+    Prepared,
+    Read,
+    Triaged,
+    extract_new,
+    scope_for,
+    triage,
+)
+
+# the read and extract stages, where the callers of the pipeline have always found them
+from graphwiki_assets.core.ingest.stages import extract_sources as extract_sources
+from graphwiki_assets.core.ingest.stages import read_paths as read_paths
 from graphwiki_assets.core.ingest.summaries import SummaryConfig, SummaryRun, refresh_summaries
 from graphwiki_assets.core.ingest.taxonomy import taxonomy_totals
 from graphwiki_assets.core.ingest.timing import StageTimes
@@ -43,14 +58,7 @@ from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.llm.client import LLMClient, LLMError
 from graphwiki_assets.core.query.upkeep import refresh_after_batch
 from graphwiki_assets.core.settings import Settings
-from graphwiki_assets.core.sources import (
-    DEFAULT_MAX_BYTES,
-    SourceDocument,
-    SourceRejected,
-    parsed,
-    read_source,
-    sha256_text,
-)
+from graphwiki_assets.core.sources import DEFAULT_MAX_BYTES, SourceDocument, sha256_text
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -116,24 +124,14 @@ class Ingestor:
 
     # -- stages ------------------------------------------------------------------------
 
-    def triage(
-        self, items: list[SourceDocument | SourceRejected]
-    ) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
+    def triage(self, items: list[Read]) -> Triaged:
         with self.times.stage("read"):
             return triage(self.store, items, self.clock(), self.config.schema.extraction_version)
 
-    def extract(
-        self, docs: list[SourceDocument], also: dict[str, list[str]] | None = None
-    ) -> tuple[list[Candidates], list[CommitReport]]:
-        return extract_sources(
-            self.llm,
-            docs,
-            self.config.extract,
-            also,
-            progress=self.log,
-            taxonomy=self.config.schema.taxonomy,
-            scope=self.scope(),
-            times=self.times,
+    def extract(self, new: list[NewSource]) -> Extracted:
+        schema = self.config.schema
+        return extract_new(
+            self.llm, new, self.config.extract, schema.taxonomy, self.scope(), times=self.times, log=self.log
         )
 
     def embed(self, batch: list[Candidates]) -> Vectors:
@@ -218,24 +216,32 @@ class Ingestor:
 
     def scope(self) -> Scope:
         if self._scope is None:
-            schema = self.config.schema
-            self._scope = Scope(schema.purpose, self.embedder, schema.thresholds.scope_floor)
+            self._scope = scope_for(self.config.schema, self.embedder)
         return self._scope
 
-    def prepare(self, items: list[SourceDocument | SourceRejected]) -> Prepared:
-        """Everything of a batch that needs no lease: triage, scope, extraction, embeddings."""
-        docs, also, reports = self.triage(items)
-        candidates, failed = self.extract([parsed(d) for d in docs], also)
-        vectors = self.embed(candidates) if candidates else None
-        return Prepared(items=items, candidates=candidates, vectors=vectors, reports=reports + failed)
+    def prepare(self, items: list[Read]) -> Prepared:
+        """Every stage of a batch that needs no lease: triage, scope, extraction, embeddings."""
+        triaged = self.triage(items)
+        extracted = self.extract(triaged.new)
+        vectors = self.embed(extracted.candidates) if extracted.candidates else None
+        return Prepared(
+            items=items,
+            candidates=extracted.candidates,
+            vectors=vectors,
+            reports=triaged.reports + extracted.failed,
+        )
 
     def finish(self, prepared: Prepared) -> list[CommitReport]:
         reports = prepared.reports + self.resolve_and_commit(prepared.candidates, prepared.vectors)
         order = {item.path: n for n, item in enumerate(prepared.items)}
         return sorted(reports, key=lambda r: order.get(r.path, len(order)))
 
-    def ingest_batch(self, items: list[SourceDocument | SourceRejected]) -> list[CommitReport]:
+    def ingest_batch(self, items: list[Read]) -> list[CommitReport]:
         return self.finish(self.prepare(items))
+
+    def upkeep(self, last: bool) -> None:
+        """After a batch is committed: the query signatures, and the projection when due."""
+        refresh_after_batch(self.store, last=last, log=self.log)
 
     def summaries(self) -> SummaryRun:
         with self.times.stage("summaries"):
@@ -247,98 +253,6 @@ class Ingestor:
                 self.config.lease,
                 purpose=f"{self.purpose}: summaries",
             )
-
-
-def extract_sources(
-    llm: LLMClient,
-    docs: list[SourceDocument],
-    config: ExtractConfig = ExtractConfig(),
-    also: dict[str, list[str]] | None = None,
-    progress: Callable[[str], None] | None = None,
-    taxonomy: Taxonomy | None = None,
-    scope: Scope | None = None,
-    times: StageTimes | None = None,
-) -> tuple[list[Candidates], list[CommitReport]]:
-    """Candidates for the documents that extraction could read, failure reports for the rest.
-    With a ``scope``, documents outside the focus are candidates that promote nothing and
-    cost no extraction call."""
-    times = times or StageTimes()
-    outside: list[Candidates] = []
-    why: dict[str, str] = {}
-    if scope is not None:
-        with times.stage("scope"):
-            docs, outside, why = scope.split(docs)
-    with times.stage("extract"):
-        extracted = extract_documents(llm, docs, config, progress=progress, taxonomy=taxonomy)
-    by_id = {d.source_id: d for d in docs}
-    failed = [
-        CommitReport(source_id=sid, path=by_id[sid].path, status="failed", reason=reason)
-        for sid, reason in extracted.failed.items()
-    ]
-    candidates = [
-        c.model_copy(
-            update={
-                "also_paths": (also or {}).get(c.source_id, []),
-                "scope_reason": why.get(c.source_id, c.scope_reason),
-            }
-        )
-        for c in extracted.candidates + outside
-    ]
-    return candidates, failed
-
-
-def triage(
-    store: GraphStore, items: list[SourceDocument | SourceRejected], now: str, extraction_version: str
-) -> tuple[list[SourceDocument], dict[str, list[str]], list[CommitReport]]:
-    """New documents (each text once), the other paths of the same text, and reports for the
-    rest: refused files, and texts the graph already holds under this purpose and taxonomy
-    (touched, no LLM call)."""
-    reports: list[CommitReport] = []
-    first: dict[str, SourceDocument] = {}
-    also: dict[str, list[str]] = {}
-    for item in items:
-        if isinstance(item, SourceRejected):
-            reports.append(CommitReport(source_id="", path=item.path, status="skipped", reason=item.reason))
-        elif item.sha256 in first:
-            also.setdefault(item.source_id, []).append(item.path)
-            reports.append(
-                CommitReport(
-                    source_id=item.source_id,
-                    path=item.path,
-                    status="unchanged",
-                    reason=f"same text as {first[item.sha256].path}",
-                )
-            )
-        else:
-            first[item.sha256] = item
-    found = (
-        {
-            r["sha256"]: r["id"]
-            for r in store.query(cypher.SOURCES_BY_SHA, sha256s=list(first), extraction_version=extraction_version)
-        }
-        if first
-        else {}
-    )
-    touches = []
-    for sha, doc in first.items():
-        if sha in found:
-            touches += [{"id": found[sha], "path": p} for p in [doc.path, *also.pop(doc.source_id, [])]]
-            reports.append(
-                CommitReport(
-                    source_id=found[sha], path=doc.path, status="unchanged", reason="same SHA256 as an ingested source"
-                )
-            )
-    if touches:
-        store.query(cypher.TOUCH_SOURCES, touches=touches, now=now)
-    return [d for sha, d in first.items() if sha not in found], also, reports
-
-
-@dataclass
-class Prepared:
-    items: list
-    candidates: list[Candidates]
-    vectors: Vectors | None
-    reports: list[CommitReport]
 
 
 @dataclass
@@ -359,6 +273,7 @@ class IngestReport:
 
     def as_dict(self) -> dict:
         by = lambda s: [r for r in self.reports if r.status == s]  # noqa: E731
+        totals = CommitTotals.of(self.reports)  # reports not written count nothing
         return {
             "backend": self.backend,
             "config_version": self.config_version,
@@ -370,15 +285,12 @@ class IngestReport:
                 "skipped": len(by("skipped")),
                 "failed": len(by("failed")),
             },
-            "concepts": {
-                "created": sum(r.concepts_created for r in self.reports),
-                "merged": sum(r.concepts_merged for r in self.reports),
-            },
-            "claims": sum(r.claims for r in self.reports),
-            "contradictions": sum(r.contradictions for r in self.reports),
-            "settled": sum(r.settled for r in self.reports),
-            "restatement_pairs": sum(r.restatement_pairs for r in self.reports),
-            "judgments": sum(r.judgments for r in self.reports),
+            "concepts": {"created": totals.concepts_created, "merged": totals.concepts_merged},
+            "claims": totals.claims,
+            "contradictions": totals.contradictions,
+            "settled": totals.settled,
+            "restatement_pairs": totals.restatement_pairs,
+            "judgments": totals.judgments,
             "summaries_refreshed": self.summaries,
             "summary_failures": self.summary_failures,
             "llm_calls": self.llm.get("calls", 0),
@@ -423,27 +335,25 @@ def one_ahead(batches: Iterable[T], prepare: Callable[[T], P]) -> Iterator[tuple
             yield prepared, pending is None
 
 
-def commit_extracted(
-    ingestor: Ingestor, candidates: list[Candidates], progress: Callable[[list[CommitReport]], None] | None = None
-) -> list[CommitReport]:
-    """Resolve and commit sources already extracted (the Dagster path), batch by batch, each
-    batch embedded while the one before it is resolved and written."""
-    reports: list[CommitReport] = []
-    if not candidates:
-        return reports
+def commit_extracted(ingestor: Ingestor, extracted: Mapping[str, Candidates | CommitReport]) -> Committed:
+    """Resolve and commit the sources extraction gave (the Dagster path), in the given order,
+    batch by batch, each batch embedded while the one before it is resolved and written; the
+    other values (reports of sources not extracted) are carried through."""
+    reports = {key: v for key, v in extracted.items() if isinstance(v, CommitReport)}
+    pending = [v for v in extracted.values() if isinstance(v, Candidates)]
+    if not pending:
+        return Committed(reports)
     ingestor.ensure_schema()
-    embedded = one_ahead(batched(candidates, ingestor.config.batch_size), lambda b: (b, ingestor.embed(b)))
+    embedded = one_ahead(batched(pending, ingestor.config.batch_size), lambda b: (b, ingestor.embed(b)))
     for (batch, vectors), _last in embedded:
-        done = ingestor.resolve_and_commit(batch, vectors)
-        reports += done
-        if progress:
-            progress(done)
-    return reports
+        reports.update((r.path, r) for r in ingestor.resolve_and_commit(batch, vectors))
+        ingestor.log(f"committed {sum(r.status == 'new' for r in reports.values())} of {len(pending)} sources")
+    return Committed(reports)
 
 
 def ingest_documents(
     ingestor: Ingestor,
-    documents: Iterable[SourceDocument | SourceRejected],
+    documents: Iterable[Read],
     progress: Callable[[CommitReport], None] | None = None,
 ) -> IngestReport:
     started = time.monotonic()
@@ -456,7 +366,7 @@ def ingest_documents(
             if progress:
                 progress(result)
         report.batches += 1
-        refresh_after_batch(ingestor.store, last=last, log=ingestor.log)
+        ingestor.upkeep(last)
     summary = ingestor.summaries()
     report.summaries, report.summary_failures = summary.refreshed, summary.failed_calls
     used = ingestor.llm.usage.snapshot() - before
@@ -470,14 +380,6 @@ def ingest_documents(
     report.lease = ingestor.times.lease(report.seconds)
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
-
-
-def read_paths(paths: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[SourceDocument | SourceRejected]:
-    for path in paths:
-        try:
-            yield read_source(Path(path), max_bytes=max_bytes, parse=False)  # parsed once new (``prepare``)
-        except SourceRejected as exc:
-            yield exc
 
 
 def records_as_documents(records: Iterable[dict], namespace: str) -> Iterator[SourceDocument]:

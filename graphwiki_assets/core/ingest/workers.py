@@ -27,7 +27,6 @@ from graphwiki_assets.core.ingest.models import CommitReport
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, IngestReport, batched
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.base import Usage
-from graphwiki_assets.core.query.upkeep import refresh_after_batch
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.sources import SourceDocument, SourceRejected
 
@@ -208,7 +207,7 @@ def ingest_in_workers(
                 times.lease_held.extend(done.lease_held)
                 usage = usage + Usage.from_portable(done.usage)
                 encoded, calls = encoded + done.encoded, calls + done.encode_calls
-                refresh_after_batch(ingestor.store, last=exhausted and not queued, log=ingestor.log)
+                ingestor.upkeep(last=exhausted and not queued)
     finally:
         _stop(pool)
     summary = ingestor.summaries()

@@ -22,18 +22,11 @@ from typing import Any
 import dagster as dg
 
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
-from graphwiki_assets.core.ingest.models import Candidates, CommitReport
-from graphwiki_assets.core.ingest.pipeline import (
-    IngestConfig,
-    Ingestor,
-    commit_extracted,
-    triage,
-    utc_now,
-)
+from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, commit_extracted, utc_now
+from graphwiki_assets.core.ingest.stages import Committed, read_keys, triage
 from graphwiki_assets.core.ingest.summaries import refresh_summaries
-from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.base import Usage
-from graphwiki_assets.core.sources import SourceDocument, SourceRejected, parsed, read_source
+from graphwiki_assets.core.sources import SourceRejected
 from graphwiki_assets.defs.audit import run_actor
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.ingest.verify import VERIFY_SPECS, verify_results
@@ -86,33 +79,18 @@ def ingest_config(graphwiki: GraphwikiConfig) -> IngestConfig:
     kinds={"python"},
     description="Each source file read, hashed and checked; unchanged text (same SHA256) stops here.",
 )
-def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource) -> dict:
-    folder = Path(graphwiki.sources_dir)
-    items: list[SourceDocument | SourceRejected] = []
-    for key in sorted(context.partition_keys):  # a stable order (see the IO manager)
-        try:
-            items.append(read_source(folder / key, max_bytes=graphwiki.max_source_bytes, display=key, parse=False))
-        except SourceRejected as exc:
-            context.log.warning(f"skipping {exc.path}: {exc.reason}")
-            items.append(exc)
+def sources(
+    context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource
+) -> dict:  # by partition key: a NewSource or the CommitReport of a text not new
+    # a stable order (see the IO manager)
+    items = read_keys(Path(graphwiki.sources_dir), sorted(context.partition_keys), graphwiki.max_source_bytes)
+    for item in items:
+        if isinstance(item, SourceRejected):
+            context.log.warning(f"skipping {item.path}: {item.reason}")
     with neo4j.open() as store:
-        new, also, reports = triage(store, items, utc_now(), graphwiki.load_schema().config.extraction_version)
-    out: dict[str, dict] = {r.path: {"status": r.status, "reason": r.reason, "path": r.path} for r in reports}
-    for doc in map(parsed, new):  # parsed only when new
-        out[doc.path] = {
-            "status": "new",
-            "path": doc.path,
-            "title": doc.title,
-            "text": doc.text,
-            "sha256": doc.sha256,
-            "date": doc.date,
-            "date_from": doc.date_from,
-            "format": doc.format,
-            "document": doc.document,
-            "also_paths": also.get(doc.source_id, []),
-        }
-    counts = {s: sum(v["status"] == s for v in out.values()) for s in ("new", "unchanged", "skipped")}
-    problems = [{"path": v["path"], "reason": v["reason"]} for v in out.values() if v["status"] == "skipped"]
+        out = triage(store, items, utc_now(), graphwiki.load_schema().config.extraction_version).by_path()
+    counts = {s: sum(v.status == s for v in out.values()) for s in ("new", "unchanged", "skipped")}
+    problems = [{"path": v.path, "reason": v.reason} for v in out.values() if v.status == "skipped"]
     context.add_output_metadata(
         {
             **{f"sources_{s}": dg.MetadataValue.int(n) for s, n in counts.items()},
@@ -124,8 +102,8 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
             context,
             key,
             {
-                "source_status": dg.MetadataValue.text(value["status"]),
-                **({"source_reason": dg.MetadataValue.text(value["reason"])} if value.get("reason") else {}),
+                "source_status": dg.MetadataValue.text(value.status),
+                **({"source_reason": dg.MetadataValue.text(value.reason)} if value.reason else {}),
             },
         )
     return out
@@ -160,7 +138,7 @@ def sources(context: dg.AssetExecutionContext, graphwiki: GraphwikiConfig, neo4j
 )
 def resolve_and_commit(
     context: dg.AssetExecutionContext,
-    extracted_candidates: dict,
+    extracted_candidates: dict,  # by partition key: Candidates, or the CommitReport of a source not extracted
     graphwiki: GraphwikiConfig,
     neo4j: Neo4jResource,
     embeddings: EmbeddingResource,
@@ -168,36 +146,61 @@ def resolve_and_commit(
 ):
     client = llm.client()
     before = client.usage.snapshot()
-    # In partition-key order (the IO manager loads them so): which sources share a batch, and
-    # their order in it, decides the name a concept found in two of them is created under.
-    pending = [v for v in extracted_candidates.values() if isinstance(v, Candidates)]
-    reports: dict[str, CommitReport] = {}
-    for key, value in extracted_candidates.items():
-        if not isinstance(value, Candidates):
-            reports[key] = CommitReport(source_id="", path=key, status=value["status"], reason=value.get("reason", ""))
-    times = StageTimes()
     with neo4j.open() as store:
-        if pending:
-            ingestor = Ingestor(
-                store=store,
-                embedder=embeddings.embedder(),
-                llm=client,
-                config=ingest_config(graphwiki),
-                times=times,
-                log=context.log.info,
-                purpose=run_actor(context),
-            )
+        ingestor = Ingestor(
+            store=store,
+            embedder=embeddings.lazy_embedder(),  # loaded only when a source is to be written
+            llm=client,
+            config=ingest_config(graphwiki),
+            log=context.log.info,
+            purpose=run_actor(context),
+        )
+        # In partition-key order (the IO manager loads them so): which sources share a batch, and
+        # their order in it, decides the name a concept found in two of them is created under.
+        committed = commit_extracted(ingestor, extracted_candidates)
+        checks = list(verify_results(store, source_ids=[r.source_id for r in committed.written]))
+    _fail_on_failed(committed)
+    _commit_partition_metadata(context, committed)
+    totals = committed.totals
+    yield dg.Output(
+        {
+            key: {
+                "status": r.status,
+                "created": r.concepts_created,
+                "merged": r.concepts_merged,
+                "judgments": r.judgments,
+            }
+            for key, r in committed.reports.items()
+        },
+        output_name="resolved_concepts",
+        metadata={
+            "created": dg.MetadataValue.int(totals.concepts_created),
+            "merged": dg.MetadataValue.int(totals.concepts_merged),
+            "judgments": dg.MetadataValue.int(totals.judgments),
+            **_usage_metadata(client, before),
+        },
+    )
+    yield dg.Output(
+        {k: r.model_dump() for k, r in committed.reports.items()},
+        output_name="claim_links",
+        metadata={
+            "sources_written": dg.MetadataValue.int(totals.sources),
+            "claims": dg.MetadataValue.int(totals.claims),
+            "contradictions": dg.MetadataValue.int(totals.contradictions),
+            "settled": dg.MetadataValue.int(totals.settled),
+            "restatement_pairs": dg.MetadataValue.int(totals.restatement_pairs),
+            "flagged_for_review": dg.MetadataValue.int(totals.flagged_for_review),
+            "seconds_by_stage": dg.MetadataValue.json(ingestor.times.as_dict()),
+            # the serial part every writer waits for: what more parallel runs cannot shorten
+            "lease_held_seconds": dg.MetadataValue.float(round(sum(ingestor.times.lease_held, 0.0), 3)),
+        },
+    )
+    yield from checks
 
-            def committed(batch: list[CommitReport]) -> None:
-                reports.update((r.path, r) for r in batch)
-                context.log.info(
-                    f"committed {sum(r.status == 'new' for r in reports.values())} of {len(pending)} sources"
-                )
 
-            commit_extracted(ingestor, pending, progress=committed)
-        written = [r.source_id for r in reports.values() if r.status == "new"]
-        checks = list(verify_results(store, source_ids=written))
-    failed = {k: r for k, r in reports.items() if r.status == "failed"}
+def _fail_on_failed(committed: Committed) -> None:
+    """A source whose calls kept failing fails the run by name, once the others are written."""
+    failed, reports = committed.failed, committed.reports
     if failed:
         raise dg.Failure(
             description=f"{len(failed)} of {len(reports)} sources failed (nothing of them was written; the other "
@@ -210,12 +213,10 @@ def resolve_and_commit(
             },
             allow_retries=False,
         )
-    resolved = {
-        key: {"status": r.status, "created": r.concepts_created, "merged": r.concepts_merged, "judgments": r.judgments}
-        for key, r in reports.items()
-    }
-    new = [r for r in reports.values() if r.status == "new"]
-    for key, r in reports.items():
+
+
+def _commit_partition_metadata(context: dg.AssetExecutionContext, committed: Committed) -> None:
+    for key, r in committed.reports.items():
         _partition_metadata(
             context,
             key,
@@ -236,33 +237,6 @@ def resolve_and_commit(
             },
             asset_key="claim_links",
         )
-    usage = _usage_metadata(client, before)
-    yield dg.Output(
-        resolved,
-        output_name="resolved_concepts",
-        metadata={
-            "created": dg.MetadataValue.int(sum(r.concepts_created for r in new)),
-            "merged": dg.MetadataValue.int(sum(r.concepts_merged for r in new)),
-            "judgments": dg.MetadataValue.int(sum(r.judgments for r in new)),
-            **usage,
-        },
-    )
-    yield dg.Output(
-        {k: r.model_dump() for k, r in reports.items()},
-        output_name="claim_links",
-        metadata={
-            "sources_written": dg.MetadataValue.int(len(new)),
-            "claims": dg.MetadataValue.int(sum(r.claims for r in new)),
-            "contradictions": dg.MetadataValue.int(sum(r.contradictions for r in new)),
-            "settled": dg.MetadataValue.int(sum(r.settled for r in new)),
-            "restatement_pairs": dg.MetadataValue.int(sum(r.restatement_pairs for r in new)),
-            "flagged_for_review": dg.MetadataValue.int(sum(r.flagged_for_review for r in new)),
-            "seconds_by_stage": dg.MetadataValue.json(times.as_dict()),
-            # the serial part every writer waits for: what more parallel runs cannot shorten
-            "lease_held_seconds": dg.MetadataValue.float(round(sum(times.lease_held, 0.0), 3)),
-        },
-    )
-    yield from checks
 
 
 @dg.asset(

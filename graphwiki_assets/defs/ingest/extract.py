@@ -13,11 +13,10 @@ from typing import Any
 
 import dagster as dg
 
-from graphwiki_assets.core.ingest.models import Candidates
-from graphwiki_assets.core.ingest.pipeline import batched, extract_sources
-from graphwiki_assets.core.ingest.scope import Scope
+from graphwiki_assets.core.ingest.models import Candidates, CommitReport
+from graphwiki_assets.core.ingest.pipeline import batched
+from graphwiki_assets.core.ingest.stages import extract_new, scope_for
 from graphwiki_assets.core.llm.base import Usage
-from graphwiki_assets.core.sources import SourceDocument
 from graphwiki_assets.defs.ingest.assets import BACKFILL, GROUP, IO, ingest_config, usage_metadata
 from graphwiki_assets.defs.ingest.partitions import source_partitions
 from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, LLMResource
@@ -27,14 +26,14 @@ from graphwiki_assets.defs.resources import EmbeddingResource, GraphwikiConfig, 
 class ExtractedBatch:
     """One batch's extraction: a value per source, and what its LLM calls cost."""
 
-    values: dict[str, Candidates | dict]
+    values: dict[str, Candidates | CommitReport]
     usage: dict[str, Any]
     backend: str
 
 
 @dg.op(out=dg.DynamicOut(dict), description="The run's new sources in batches of GRAPHWIKI_INGEST_BATCH.")
 def batches_to_extract(sources: dict, graphwiki: GraphwikiConfig):
-    new = sorted(key for key, v in sources.items() if v["status"] == "new")
+    new = sorted(key for key, v in sources.items() if v.status == "new")
     chunks = list(batched(new, graphwiki.ingest_batch)) or [[]]  # one (empty) batch keeps the join running
     for n, keys in enumerate(chunks, start=1):
         yield dg.DynamicOutput({key: sources[key] for key in keys}, mapping_key=f"batch_{n:04d}")
@@ -43,43 +42,20 @@ def batches_to_extract(sources: dict, graphwiki: GraphwikiConfig):
 @dg.op(description="One batch's concepts and claims, extracted against the fixed schema (validated).")
 def extract_batch(
     context: dg.OpExecutionContext,
-    batch: dict,
+    batch: dict,  # by partition key: NewSource
     graphwiki: GraphwikiConfig,
     llm: LLMResource,
     embeddings: EmbeddingResource,
 ) -> ExtractedBatch:
     client = llm.client()
     before = client.usage.snapshot()
-    docs = [
-        SourceDocument(
-            path=v["path"],
-            title=v["title"],
-            text=v["text"],
-            sha256=v["sha256"],
-            date=v.get("date"),
-            date_from=v.get("date_from", ""),
-            format=v.get("format", "text"),
-            document=v.get("document"),
-        )
-        for v in batch.values()
-    ]
     config = ingest_config(graphwiki)
     schema = config.schema
     # the model loads only when a focus asks for it; outside it a source costs no extraction call
-    scope = Scope(schema.purpose, embeddings.lazy_embedder(), schema.thresholds.scope_floor)
-    candidates, failed = extract_sources(
-        client,
-        docs,
-        config.extract,
-        progress=context.log.info,
-        also={d.source_id: v["also_paths"] for d, v in zip(docs, batch.values())},
-        taxonomy=schema.taxonomy,
-        scope=scope,
-    )
-    values: dict[str, Candidates | dict] = {c.path: c for c in candidates}
-    values.update({r.path: {"status": "failed", "reason": r.reason, "path": r.path} for r in failed})
+    scope = scope_for(schema, embeddings.lazy_embedder())
+    extracted = extract_new(client, list(batch.values()), config.extract, schema.taxonomy, scope, log=context.log.info)
     used = client.usage.snapshot() - before
-    return ExtractedBatch(values=values, usage=used.portable(), backend=client.label)
+    return ExtractedBatch(values=extracted.by_path(), usage=used.portable(), backend=client.label)
 
 
 @dg.op(
@@ -87,13 +63,13 @@ def extract_batch(
     description="Every source of the run: the extracted batches joined with the sources that were not new.",
 )
 def join_extracted(context: dg.AssetExecutionContext, sources: dict, batches: list) -> dg.Output:
-    out: dict[str, Candidates | dict] = {key: v for key, v in sources.items() if v["status"] != "new"}
+    out: dict[str, Candidates | CommitReport] = {k: v for k, v in sources.items() if isinstance(v, CommitReport)}
     usage = Usage()
     for batch in batches:
         out.update(batch.values)
         usage = usage + Usage.from_portable(batch.usage)
     candidates = [v for v in out.values() if isinstance(v, Candidates)]
-    failed = {k: v for k, v in out.items() if isinstance(v, dict) and v.get("status") == "failed"}
+    failed = {k: v for k, v in out.items() if isinstance(v, CommitReport) and v.status == "failed"}
     outside = sum(c.scope == "out" for c in candidates)
     for c in candidates:
         context.add_asset_metadata(
@@ -105,7 +81,7 @@ def join_extracted(context: dg.AssetExecutionContext, sources: dict, batches: li
             partition_key=c.path,
         )
     for key, v in failed.items():
-        context.add_asset_metadata({"failed": dg.MetadataValue.text(v["reason"])}, partition_key=key)
+        context.add_asset_metadata({"failed": dg.MetadataValue.text(v.reason)}, partition_key=key)
     metadata: dict[str, Any] = {
         "sources_extracted": dg.MetadataValue.int(len(candidates) - outside),
         "sources_out_of_scope": dg.MetadataValue.int(outside),
