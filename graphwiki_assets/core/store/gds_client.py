@@ -115,11 +115,23 @@ def graph(store: GraphStore, name: str) -> Graph:
 def drop_graphs(store: GraphStore, prefix: str = "") -> int:
     """Drop every catalog graph whose name starts with ``prefix`` (all of them by default);
     how many were dropped."""
-    # Names only: the client's listing computes every graph's degree distribution, which
-    # fails when a graph is dropped while it is listed.
-    names = [r["name"] for r in store.query(CATALOG_NAMES, prefix=prefix)]
+    names = catalog_names(store, prefix)
     drop_named(store, names)
     return len(names)
+
+
+def catalog_names(store: GraphStore, prefix: str = "") -> list[str]:
+    """The names of the catalog graphs that start with ``prefix``.
+
+    Names only, through the client's runner (one connection check, no retries): the client's
+    listing computes every graph's degree distribution, which fails when a graph is dropped
+    while it is listed.
+    """
+    client = gds(store)  # GdsUnavailable, with what to install, on a server without GDS
+    with calls(store):
+        # auto-commit: the client's other path is the driver's managed retries (30 s and more)
+        listed = client.run_cypher(CATALOG_NAMES, {"prefix": prefix}, mode=QueryMode.READ, auto_commit=True)
+    return [str(name) for name in listed["name"]]
 
 
 def drop_named(store: GraphStore, names: list[str], attempts: int = 3) -> None:
@@ -138,7 +150,7 @@ def drop_named(store: GraphStore, names: list[str], attempts: int = 3) -> None:
                 gds(store).graph.drop(left, fail_if_missing=False)
             return
         except ClientError:
-            listed = {r["name"] for r in store.query(CATALOG_NAMES, prefix="")}
+            listed = set(catalog_names(store))
             left = [name for name in left if name in listed]
             if left and attempt == attempts - 1:
                 raise
