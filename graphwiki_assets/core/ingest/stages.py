@@ -143,21 +143,20 @@ class CommitTotals:
 
 def read_paths(paths: Iterable[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Read]:
     for path in paths:
-        try:
-            yield read_source(Path(path), max_bytes=max_bytes, parse=False)  # parsed once new (triage)
-        except SourceRejected as exc:
-            yield exc
+        yield _read(Path(path), max_bytes)
 
 
 def read_keys(folder: Path, keys: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES) -> list[Read]:
     """The files of a sources folder named by their paths in it (a Dagster partition key)."""
-    items: list[Read] = []
-    for key in keys:
-        try:
-            items.append(read_source(folder / key, max_bytes=max_bytes, display=key, parse=False))
-        except SourceRejected as exc:
-            items.append(exc)
-    return items
+    return [_read(folder / key, max_bytes, display=key) for key in keys]
+
+
+def _read(path: Path, max_bytes: int, display: str | None = None) -> Read:
+    """The file checked, decoded and hashed, or why it was refused; parsed once it is new (triage)."""
+    try:
+        return read_source(path, max_bytes=max_bytes, display=display, parse=False)
+    except SourceRejected as exc:
+        return exc
 
 
 # -- triage ----------------------------------------------------------------------------
