@@ -35,6 +35,10 @@ DEFAULT_LOCAL_CONTEXT = 8192
 DEFAULT_LOCAL_TIMEOUT_S = 900.0
 DEFAULT_LOCAL_CONCURRENCY = 1
 DEFAULT_LOCAL_ITEMS_PER_CALL = 8
+# Given several short documents in one call, the 1.5B model named one concept of each (the
+# title); given one, it named all it saw (README, "Local model").
+DEFAULT_LOCAL_DOCUMENTS_PER_CALL = 1
+VERDICT_MODES = ("reasoned", "scored")
 
 # The environment variable each setting is read from, by its place in ``Settings``. The CLI
 # reads them through ``Settings.from_env``; the Dagster resources name them (``EnvVar``).
@@ -57,6 +61,8 @@ ENV_VARS = {
     "llm.concurrency": "GRAPHWIKI_LLM_CONCURRENCY",
     "llm.context_tokens": "GRAPHWIKI_LLM_CONTEXT",
     "llm.max_items_per_call": "GRAPHWIKI_LLM_MAX_PAIRS_PER_CALL",
+    "llm.verdicts": "GRAPHWIKI_LLM_VERDICTS",
+    "llm.max_documents_per_call": "GRAPHWIKI_LLM_MAX_DOCS_PER_CALL",
     "local_llm.enabled": "GRAPHWIKI_LLM",
     "local_llm.port": "GRAPHWIKI_LLM_PORT",
     "local_llm.model": "GRAPHWIKI_LLM_LOCAL_MODEL",
@@ -127,6 +133,12 @@ class LLMSettings:
     # calls are packed to fit it. None: the model's window is taken to hold any call.
     context_tokens: int | None = None
     max_items_per_call: int | None = None  # pairs (or documents, concepts) per batched call; None: the task's own
+    # How judge, conflict and support verdicts are asked (core/llm/scored.py): "reasoned" (a
+    # reason, then the verdict, several items a call) or "scored" (one item a call, the verdict
+    # read from the token probabilities of a one-word reply).
+    verdicts: str = "reasoned"
+    # Documents (sections, chunks) one extraction call may carry; None: as many as fit its size.
+    max_documents_per_call: int | None = None
 
     @property
     def offline(self) -> bool:
@@ -223,9 +235,17 @@ def _llm(env: Mapping[str, str], local: LocalLLMSettings) -> LLMSettings:
     api_key: str | None = None
     model, timeout, concurrency = DEFAULT_LLM_MODEL, DEFAULT_LLM_TIMEOUT_S, DEFAULT_LLM_CONCURRENCY
     limit: int | None = None
+    documents: int | None = None
+    verdicts = "reasoned"
     if local.enabled:  # any key does for a server on 127.0.0.1
         base_url, api_key, model = local.base_url, "local", local.alias
         timeout, concurrency, limit = DEFAULT_LOCAL_TIMEOUT_S, DEFAULT_LOCAL_CONCURRENCY, DEFAULT_LOCAL_ITEMS_PER_CALL
+        verdicts = "scored"  # a small model's reasons talk it into yes (README, "Local model")
+        documents = DEFAULT_LOCAL_DOCUMENTS_PER_CALL
+    per_call = env.get(var["llm.max_documents_per_call"])
+    verdicts = (env.get(var["llm.verdicts"]) or verdicts).strip().lower()
+    if verdicts not in VERDICT_MODES:
+        raise ValueError(f"{var['llm.verdicts']} must be one of {', '.join(VERDICT_MODES)}, not {verdicts!r}")
     return LLMSettings(
         api_key=env.get(var["llm.api_key"]) or api_key,
         base_url=env.get(var["llm.base_url"]) or base_url,
@@ -235,6 +255,8 @@ def _llm(env: Mapping[str, str], local: LocalLLMSettings) -> LLMSettings:
         concurrency=_positive(env, var["llm.concurrency"], concurrency),
         context_tokens=_positive(env, var["llm.context_tokens"], 1) if context else None,
         max_items_per_call=_positive(env, var["llm.max_items_per_call"], 1) if items else limit,
+        verdicts=verdicts,
+        max_documents_per_call=_positive(env, var["llm.max_documents_per_call"], 1) if per_call else documents,
     )
 
 

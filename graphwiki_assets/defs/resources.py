@@ -116,6 +116,12 @@ class LLMResource(dg.ConfigurableResource):
     max_items_per_call: int | None = setting(
         "llm.max_items_per_call", None, "pairs per batched call; none: each task's own"
     )
+    max_documents_per_call: int | None = setting(
+        "llm.max_documents_per_call", None, "documents per extraction call; none: as many as fit"
+    )
+    verdicts: str = setting(
+        "llm.verdicts", "reasoned", "judge, conflict and support verdicts: reasoned, or scored from token probabilities"
+    )
     cache_dir: str | None = setting("cache_dir", None, "request/response cache; none: no cache")
 
     def settings(self) -> LLMSettings:
@@ -128,6 +134,8 @@ class LLMResource(dg.ConfigurableResource):
             concurrency=self.concurrency,
             context_tokens=self.context_tokens,
             max_items_per_call=self.max_items_per_call,
+            verdicts=self.verdicts,
+            max_documents_per_call=self.max_documents_per_call,
         )
 
     def label(self) -> str:

@@ -143,6 +143,15 @@ def test_every_typed_call_gets_a_schema_valid_reply_or_fails_alone_at_its_bound(
     assert local_llm.response_form == "json_schema"
 
 
+def test_verdicts_are_read_from_the_servers_token_probabilities(local_llm):
+    # with GRAPHWIKI_LLM=local the judge asks for one word and reads llama-server's logprobs
+    assert local_llm.verdicts == "scored"
+    resp = CALLS["judge"](local_llm)
+    (verdict,) = resp.verdicts
+    assert verdict.pair_id == "1" and "token probabilities" in verdict.reason
+    assert 0.5 <= verdict.confidence <= 1.0
+
+
 def test_an_answer_the_model_cannot_finish_falls_back_to_the_facts(local_llm):
     fact = Fact(fact_id="f1", text=FACT, source_ids=["s1"])
     sentences, writer = synthesise(local_llm, "What is Cypher?", "what_is", Facts(facts=[fact]))

@@ -94,3 +94,36 @@ def test_a_document_without_prose_is_a_source_with_nothing_extracted_not_a_failu
     assert out.failed == {}
     [candidates] = out.candidates
     assert candidates.extraction.concepts == [] and candidates.extraction.claims == []
+
+
+def test_documents_a_model_leaves_out_of_a_shared_call_are_asked_alone():
+    from graphwiki_assets.core.llm.client import build_llm
+    from graphwiki_assets.core.llm.rules_server import RulesServer
+    from graphwiki_assets.core.settings import LLMSettings
+
+    docs = [
+        _doc("# Tarn\n\nTarn is a lake in Cumbria.", path="tarn.md"),
+        _doc("# Scree\n\nScree is loose rock below Helvellyn.", path="scree.md"),
+        _doc("# Ghyll\n\nA ghyll is a ravine near Helvellyn.", path="ghyll.md"),
+    ]
+    with RulesServer(drop_marker="Helvellyn") as server:
+        llm = build_llm(LLMSettings(api_key="k", base_url=server.base_url, model="small", max_retries=0))
+        out = extract_documents(llm, docs)
+        asked = [d.source_id for d in server.extracted]
+    assert out.failed == {} and len(out.candidates) == 3
+    # all three in one call, the two it dropped asked again together (dropped again), then each alone
+    assert asked[:3] == [d.source_id for d in docs]
+    assert sorted(asked[-2:]) == sorted(d.source_id for d in docs[1:])
+
+
+def test_a_cap_on_documents_per_call_packs_short_sources_apart():
+    from graphwiki_assets.core.llm.client import build_llm
+    from graphwiki_assets.core.llm.rules_server import RulesServer
+    from graphwiki_assets.core.settings import LLMSettings
+
+    docs = [_doc(f"# Tarn {i}\n\nTarn {i} is a lake in Cumbria.", path=f"tarn{i}.md") for i in range(3)]
+    for cap, calls in ((None, 1), (1, 3)):
+        with RulesServer() as server:
+            settings = LLMSettings(api_key="k", base_url=server.base_url, model="small", max_documents_per_call=cap)
+            out = extract_documents(build_llm(settings), docs)
+            assert out.failed == {} and len(server.bodies) == calls

@@ -15,7 +15,7 @@ from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.llm.errors import LLMCallTooLarge, LLMUnavailable
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens
 from graphwiki_assets.core.llm.rules_server import RulesServer, request_from_messages
-from graphwiki_assets.core.settings import LLMSettings
+from graphwiki_assets.core.settings import LLMSettings, Settings
 
 
 def _client(server: RulesServer, **settings):
@@ -120,3 +120,11 @@ def test_a_first_call_that_fails_for_its_own_sake_does_not_change_the_form():
     # refused, tried once in the other form (which this server refuses), back to json_schema
     assert forms[:2] == ["json_schema", "json_object"] and set(forms[2:]) == {"json_schema"}
     assert llm.response_form == "json_schema"
+
+
+def test_the_local_model_reads_one_document_per_extraction_call(tmp_path):
+    local = Settings.from_env({"GRAPHWIKI_HOME": str(tmp_path), "GRAPHWIKI_LLM": "local"})
+    assert local.llm.max_documents_per_call == 1
+    assert Settings.from_env({"GRAPHWIKI_HOME": str(tmp_path)}).llm.max_documents_per_call is None
+    told = {"GRAPHWIKI_HOME": str(tmp_path), "GRAPHWIKI_LLM": "local", "GRAPHWIKI_LLM_MAX_DOCS_PER_CALL": "4"}
+    assert Settings.from_env(told).llm.max_documents_per_call == 4

@@ -75,21 +75,22 @@ def _pieces(docs: list[SourceDocument], config: ExtractConfig) -> tuple[list[_Pi
     return pieces, removed
 
 
-def _calls_needed(pieces: list[_Piece], pack_chars: int) -> Counter[int]:
+def _calls_needed(pieces: list[_Piece], pack_chars: int, per_call: int | None = None) -> Counter[int]:
     """The calls each document needs on its own: its pieces packed as extraction packs them
     (many short sections share a call; a section never costs less than a chunk)."""
     by_doc: dict[int, list[_Piece]] = {}
     for piece in pieces:
         by_doc.setdefault(piece.doc, []).append(piece)
-    return Counter({n: len(_packs(own, pack_chars)) for n, own in by_doc.items()})
+    return Counter({n: len(_packs(own, pack_chars, per_call)) for n, own in by_doc.items()})
 
 
-def _packs(pieces: list[_Piece], pack_chars: int) -> list[list[_Piece]]:
+def _packs(pieces: list[_Piece], pack_chars: int, per_call: int | None = None) -> list[list[_Piece]]:
+    """Pieces in order, packed up to ``pack_chars`` of text and ``per_call`` pieces a call."""
     packs: list[list[_Piece]] = []
     size = 0
     for piece in pieces:
         length = len(piece.request.text)
-        if packs and size + length <= pack_chars:
+        if packs and size + length <= pack_chars and (per_call is None or len(packs[-1]) < per_call):
             packs[-1].append(piece)
             size += length
         else:
@@ -131,7 +132,8 @@ def extract_documents(
     pieces, removed = _pieces(docs, config)
     out = Extracted()
     chunks = Counter(p.doc for p in pieces)
-    calls = _calls_needed(pieces, config.pack_chars)
+    per_call = llm.call_sizes.max_documents
+    calls = _calls_needed(pieces, config.pack_chars, per_call)
     over = {n for n, count in calls.items() if count > config.max_calls_per_source}
     for n in sorted(over):
         out.failed[docs[n].source_id] = (
@@ -139,7 +141,7 @@ def extract_documents(
             f"{config.max_calls_per_source} per source: split the file, or raise GRAPHWIKI_MAX_CALLS_PER_SOURCE"
         )
     pieces = [p for p in pieces if p.doc not in over]
-    packs = _packs(pieces, config.pack_chars)
+    packs = _packs(pieces, config.pack_chars, per_call)
     answers: dict[str, DocumentExtraction | str] = {}
     retry: list[list[_Piece]] = []
     finished: Counter[int] = Counter()
@@ -159,6 +161,8 @@ def extract_documents(
                 retry += [[piece] for piece in pack]
         else:
             answers.update(result)
+            if len(pack) > 1:  # a small model may answer some documents of a call and drop others
+                retry += [[piece] for piece in pack if isinstance(result.get(piece.request.source_id), str)]
     for pack, result in zip(retry, call_all(lambda p: _call(llm, p, types), retry, llm.concurrency)):
         answers.update({pack[0].request.source_id: str(result)} if isinstance(result, LLMError) else result)
 

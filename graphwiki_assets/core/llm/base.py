@@ -262,6 +262,10 @@ class BaseLLM:
     def community_reports(self, req: CommunityReportRequest) -> CommunityReportResponse:
         return self._run(TASKS["community_reports"], req)
 
+    def version_of(self, task: Task) -> str:
+        """The prompt version this client answers ``task`` with (part of the cache key)."""
+        return task.version
+
     def _run(self, task: Task, req: Any) -> Any:
         if not isinstance(req, task.request):
             raise TypeError(f"{task.name} takes a {task.request.__name__}, not {type(req).__name__}")

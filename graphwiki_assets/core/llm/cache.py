@@ -1,6 +1,7 @@
 """A disk cache of request -> response in front of any backend.
 
-The key is a hash of the task, its prompt version, the backend label (which names the
+The key is a hash of the task, the prompt version the backend answers it with (scored
+verdicts have their own, ``llm.scored``), the backend label (which names the
 model or the rules version) and the request JSON, so a changed prompt, model or rule
 set never reuses an old answer. A hit costs no call and is counted as a cache hit.
 Responses that had to be defaulted (a verdict the backend never gave) are not stored,
@@ -22,10 +23,10 @@ from graphwiki_assets.core.llm.base import BaseLLM, Task
 from graphwiki_assets.core.llm.halving import CallSizes
 
 
-def cache_key(task: Task, label: str, req: Any) -> str:
+def cache_key(task: Task, label: str, req: Any, version: str | None = None) -> str:
     material = {
         "task": task.name,
-        "prompt_version": task.version,
+        "prompt_version": version or task.version,
         "backend": label,
         "request": req.model_dump(mode="json"),
     }
@@ -46,7 +47,7 @@ class CachedLLM(BaseLLM):
         return self.inner.call_sizes  # what the model's output limit allows is the model's
 
     def path_for(self, task: Task, req: Any) -> Path:
-        key = cache_key(task, self.label, req)
+        key = cache_key(task, self.label, req, self.inner.version_of(task))
         return self.cache_dir / task.name / key[:2] / f"{key}.json"
 
     def _run(self, task: Task, req: Any) -> Any:
@@ -75,7 +76,7 @@ class CachedLLM(BaseLLM):
         path.parent.mkdir(parents=True, exist_ok=True)
         record = {
             "task": task.name,
-            "prompt_version": task.version,
+            "prompt_version": self.inner.version_of(task),
             "backend": self.label,
             "response": resp.model_dump(mode="json"),
         }

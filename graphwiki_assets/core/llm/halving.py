@@ -33,8 +33,14 @@ class CallSizes:
     more than ``max_items``), until a reply is cut off; from then on half the smallest number
     that was cut off. ``context`` tells the model's context window in tokens, when known."""
 
-    def __init__(self, max_items: int | None = None, context: Callable[[], int | None] = lambda: None) -> None:
+    def __init__(
+        self,
+        max_items: int | None = None,
+        context: Callable[[], int | None] = lambda: None,
+        max_documents: int | None = None,
+    ) -> None:
         self.max_items = max_items
+        self.max_documents = max_documents  # documents per extraction call (GRAPHWIKI_LLM_MAX_DOCS_PER_CALL)
         self.context = context
         self._cut: dict[str, int] = {}
         self._lock = threading.Lock()

@@ -28,6 +28,7 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -37,6 +38,15 @@ from graphwiki_assets.core.llm.endpoint import server_context
 from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMCallTooLarge, LLMOutputTruncated, LLMUnavailable
 from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.llm.prompts import Messages, estimate_prompt_tokens, estimate_tokens
+from graphwiki_assets.core.llm.scored import (
+    CONTENT_FREE,
+    SCORED_TASKS,
+    TOP_LOGPROBS,
+    LabelScores,
+    ScoredTask,
+    label_scores,
+    mean_scores,
+)
 from graphwiki_assets.core.retries import backoff, retry_after, retryable
 from graphwiki_assets.core.settings import LLMSettings
 
@@ -79,9 +89,17 @@ class OpenAILLM(BaseLLM):
         self._base_url = settings.base_url
         self._context: int | None = settings.context_tokens
         self._context_read = settings.context_tokens is not None
-        self.__dict__["_call_sizes"] = CallSizes(max_items=settings.max_items_per_call, context=self.context_tokens)
+        self.__dict__["_call_sizes"] = CallSizes(
+            max_items=settings.max_items_per_call,
+            context=self.context_tokens,
+            max_documents=settings.max_documents_per_call,
+        )
         self.concurrency = max(1, settings.concurrency)
         self._slots = threading.BoundedSemaphore(self.concurrency)
+        self.verdicts = settings.verdicts  # "scored": classification tasks read from token probabilities
+        self._logprobs: bool | None = None  # whether the endpoint returns them; None: not asked yet
+        self._priors: dict[str, dict[str, float]] = {}  # per scored task, the content-free lean
+        self._prior_lock = threading.Lock()
         if client is None:
             from openai import OpenAI  # imported here: the offline path never needs it
 
@@ -105,9 +123,19 @@ class OpenAILLM(BaseLLM):
             self._context_read = True
         return self._context
 
+    def version_of(self, task: Task) -> str:
+        """The prompt version this client answers ``task`` with (part of the cache key)."""
+        scored = self._scored(task)
+        return scored.version if scored else task.version
+
     # -- one validated response ----------------------------------------------------
 
     def _complete(self, task: Task, req: Any) -> Any:
+        scored = self._scored(task)
+        if scored is not None:
+            answered = self._complete_scored(task, scored, req)
+            if answered is not None:
+                return answered
         messages = task.messages(req)
         need = self._reply_need(task, req, messages)
         content = self._chat(task, messages, need)
@@ -125,6 +153,72 @@ class OpenAILLM(BaseLLM):
             self.usage.add(task.name, failures=1)
             raise LLMBadOutput(f"{self.label} {task.name}: invalid output after a repair re-ask: {error}")
         return resp
+
+    # -- scored verdicts (``llm.scored``) -------------------------------------------
+
+    def _scored(self, task: Task) -> ScoredTask | None:
+        if self.verdicts != "scored" or self._logprobs is False:
+            return None
+        return SCORED_TASKS.get(task.name)
+
+    def _complete_scored(self, task: Task, scored: ScoredTask, req: Any) -> Any | None:
+        """The task's response, each item asked on its own; None when the endpoint returns no
+        token probabilities (the reasoned form answers instead, from now on)."""
+        prior = self._prior(task, scored)
+        if prior is None:
+            return None
+        answered = []
+        for item in scored.items(req):
+            found = self._label_scores(task, scored, scored.messages(item))
+            if found is None:
+                return None
+            if found.mass > 0.0:  # an item no label answered is left out: validation re-asks, then defaults
+                answered.append((item, found.calibrated(prior, scored.acting)))
+        return scored.respond(answered)
+
+    def _prior(self, task: Task, scored: ScoredTask) -> dict[str, float] | None:
+        """The model's lean on content-free items, asked once per task; None: no logprobs."""
+        with self._prior_lock:
+            if task.name not in self._priors:
+                answered = []
+                for filler in CONTENT_FREE:
+                    found = self._label_scores(task, scored, scored.messages(scored.content_free(filler)))
+                    if found is None:
+                        return None
+                    if found.mass > 0.0:
+                        answered.append(found)
+                uniform = {label: 1.0 / len(scored.labels) for label in scored.labels}
+                self._priors[task.name] = mean_scores(answered) if answered else uniform
+                log.info("%s %s: content-free prior %s", self.label, task.name, self._priors[task.name])
+            return self._priors[task.name]
+
+    def _label_scores(self, task: Task, scored: ScoredTask, messages: Messages) -> LabelScores | None:
+        """One one-token reply's label scores (mass 0: no label among its alternatives);
+        None when the endpoint returned no token probabilities."""
+        params = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": 0.0,
+            "max_tokens": 1,
+            "logprobs": True,
+            "top_logprobs": TOP_LOGPROBS,
+        }
+        completion, seconds = self._send(task, lambda _form: params, forms=False)
+        usage = getattr(completion, "usage", None)
+        prompt = getattr(usage, "prompt_tokens", None) or estimate_prompt_tokens(messages)
+        self.usage.add(task.name, calls=1, prompt_tokens=prompt, completion_tokens=1)
+        log.info("%s %s (scored): %d prompt tokens in %.1fs", self.label, task.name, prompt, seconds)
+        choice = completion.choices[0] if getattr(completion, "choices", None) else None
+        content = getattr(getattr(choice, "logprobs", None), "content", None)
+        top = getattr(content[0], "top_logprobs", None) if content else None
+        if not top:
+            if self._logprobs is None:
+                log.warning("%s returns no token probabilities: verdicts are asked with reasons instead", self.label)
+            self._logprobs = False
+            return None
+        self._logprobs = True
+        found = label_scores([(t.token, t.logprob) for t in top], scored.labels)
+        return found or LabelScores(probabilities=dict.fromkeys(scored.labels, 0.0), mass=0.0)
 
     def _reply_need(self, task: Task, req: Any, messages: Messages) -> int | None:
         """The most tokens this call's reply may take, where the context window is known; a call
@@ -151,6 +245,15 @@ class OpenAILLM(BaseLLM):
     # -- transport -----------------------------------------------------------------
 
     def _chat(self, task: Task, messages: Messages, need: int | None = None) -> str:
+        completion, seconds = self._send(
+            task, lambda fmt: self._params(task, messages, fmt, self._max_tokens(need, messages))
+        )
+        return self._record(task, completion, messages, seconds)
+
+    def _send(self, task: Task, params_for: Callable[[str], dict[str, Any]], forms: bool = True) -> tuple[Any, float]:
+        """One completion and its seconds, retried as the module says. ``params_for(form)``
+        builds the request for a response form; with ``forms`` off (a reply with no schema)
+        a refusal never moves the form."""
         import openai
 
         last_error: Exception | None = None
@@ -161,12 +264,11 @@ class OpenAILLM(BaseLLM):
             try:
                 with self._slots:
                     started = time.monotonic()
-                    params = self._params(task, messages, _FORMATS[used], self._max_tokens(need, messages))
-                    completion = self._client.chat.completions.create(**params)
+                    completion = self._client.chat.completions.create(**params_for(_FORMATS[used]))
             except (openai.APITimeoutError, openai.APIConnectionError) as e:
                 last_error, delay = e, None
             except openai.APIStatusError as e:
-                step = self._step_format(e, used)
+                step = self._step_format(e, used) if forms else ""
                 if step == "other form":  # not a retry: the endpoint cannot do this form
                     continue
                 if step == "trial":  # the other form is tried in place of a retry of this one
@@ -182,10 +284,11 @@ class OpenAILLM(BaseLLM):
                 else:
                     last_error, delay = e, retry_after(e)
             else:
-                with self._format_lock:
-                    if used == self._format:
-                        self._format_settled, self._trial = True, False
-                return self._record(task, completion, messages, time.monotonic() - started)
+                if forms:
+                    with self._format_lock:
+                        if used == self._format:
+                            self._format_settled, self._trial = True, False
+                return completion, time.monotonic() - started
             if attempt >= self.max_retries:
                 self.usage.add(task.name, failures=1)
                 raise LLMUnavailable(

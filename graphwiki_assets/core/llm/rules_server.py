@@ -9,10 +9,16 @@ An optional latency per call stands in for a remote model; ``fail_marker`` makes
 request whose data contains that text (of ``fail_task`` only, when given) fail with HTTP
 500, to test that one bad source fails alone. ``max_output_tokens`` cuts longer replies
 off the way a model's output limit does (``finish_reason: "length"``), as does a request's
-own ``max_tokens``. ``schema_form`` picks which form of schema-constrained output it takes:
+own ``max_tokens``. ``drop_marker`` leaves the documents whose text holds it out of an
+extraction reply that answers other documents too, as a small model drops some documents
+of a batch. ``schema_form`` picks which form of schema-constrained output it takes:
 OpenAI's ``json_schema`` (llama.cpp's ``llama-server``), or ``json_object`` with a
 ``schema`` beside it, answering ``json_schema`` with HTTP 500 (llama-cpp-python's server).
 With ``context_tokens`` it reports that window at ``/props``, as ``llama-server`` does.
+A request for ``logprobs`` (a scored verdict, ``llm.scored``) is answered with one word:
+with ``token_logprobs(messages)`` given, its (token, logprob) alternatives, the most likely
+first, as a server with token probabilities does; without it, a plain word and no
+probabilities, as a server without them does.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from http.server import ThreadingHTTPServer
 from typing import Any
 
@@ -128,11 +135,15 @@ class RulesServer:
         max_output_tokens: int | None = None,
         schema_form: str = "json_schema",
         context_tokens: int | None = None,
+        token_logprobs: Callable[[list[dict[str, Any]]], list[tuple[str, float]]] | None = None,
+        drop_marker: str | None = None,
     ):
         if schema_form not in ("json_schema", "json_object"):
             raise ValueError(f"schema_form is json_schema or json_object, not {schema_form!r}")
         self.schema_form = schema_form
         self.context_tokens = context_tokens
+        self.token_logprobs = token_logprobs
+        self.drop_marker = drop_marker
         self.bodies: list[dict[str, Any]] = []  # every request as it came, for tests to read
         self.latency = latency
         self.max_output_tokens = max_output_tokens
@@ -182,6 +193,8 @@ class RulesServer:
             with self._lock:
                 self.bodies.append(body)
             messages = body.get("messages", [])
+            if body.get("logprobs"):
+                return 200, self._one_word(body, messages)
             task, refusal = self._task(body.get("response_format") or {})
             if refusal:
                 return refusal
@@ -203,6 +216,9 @@ class RulesServer:
                 with self._lock:
                     self.extracted += request.documents
             answer = self._rules._complete(TASKS[task], request)
+            if isinstance(request, ExtractBatchRequest) and self.drop_marker and len(request.documents) > 1:
+                kept = {d.source_id for d in request.documents if self.drop_marker not in d.text}
+                answer = answer.model_copy(update={"documents": [d for d in answer.documents if d.doc_id in kept]})
             content = json.dumps(_shape(answer.model_dump(mode="json"), TASKS[task].schema))
             response.model_validate_json(content)  # what we send must parse on the other side
             finish = "stop"
@@ -230,6 +246,26 @@ class RulesServer:
                 self.in_flight -= 1
                 if computing is not None:
                     self.compute_seconds += time.thread_time() - computing
+
+    def _one_word(self, body: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+        top = self.token_logprobs(messages) if self.token_logprobs else [("DIFFERENT", 0.0)]
+        choice: dict[str, Any] = {
+            "index": 0,
+            "message": {"role": "assistant", "content": top[0][0]},
+            "finish_reason": "length",
+        }
+        if self.token_logprobs:
+            alternatives = [{"token": t, "logprob": lp, "bytes": None} for t, lp in top[: body.get("top_logprobs", 1)]]
+            choice["logprobs"] = {"content": [{**alternatives[0], "top_logprobs": alternatives}]}
+        prompt = estimate_prompt_tokens(messages)
+        return {
+            "id": f"chatcmpl-rules-{self.requests}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "rules"),
+            "choices": [choice],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": 1, "total_tokens": prompt + 1},
+        }
 
     def _task(self, fmt: dict[str, Any]) -> tuple[str | None, tuple[int, dict[str, Any]] | None]:
         """The task a request's response format names, or the refusal this server's form gives."""
