@@ -71,6 +71,7 @@ def _first_pass(
         "embedding": first["embedding"],
         "batches": first["batches"],
         "failed": first["sources"]["failed"],
+        "problems": first["problems"],  # each failed or skipped source with its reason
     }
 
 

@@ -19,6 +19,7 @@ from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.ingest.models import Candidates
 from graphwiki_assets.core.ingest.passages import chunks_of, prose_of
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
+from graphwiki_assets.core.llm.base import EXTRACT_REPLY_RATIO
 from graphwiki_assets.core.llm.calls import (
     DocumentExtraction,
     ExtractBatchRequest,
@@ -101,9 +102,9 @@ def _packs(pieces: list[_Piece], pack_chars: int, per_call: int | None = None) -
 
 def _fitted(llm: LLMClient, config: ExtractConfig, types: list[TypeHint]) -> ExtractConfig:
     """Chunks and packs no larger than the model's context window holds with the prompt's own
-    part (instructions, the taxonomy) and a reply about as long as the text."""
+    part (instructions, the taxonomy) and the longest reply the text may need."""
     fixed = estimate_prompt_tokens(extract_messages(ExtractBatchRequest(documents=[], types=types)))
-    chars = llm.call_sizes.text_chars(max(config.chunk_chars, config.pack_chars), fixed)
+    chars = llm.call_sizes.text_chars(max(config.chunk_chars, config.pack_chars), fixed, EXTRACT_REPLY_RATIO)
     if chars >= max(config.chunk_chars, config.pack_chars):
         return config
     return replace(config, chunk_chars=min(config.chunk_chars, chars), pack_chars=min(config.pack_chars, chars))

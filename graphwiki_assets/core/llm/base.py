@@ -44,6 +44,8 @@ from graphwiki_assets.core.llm.schemas import response_schema
 
 __all__ = ["LLMError", "LLMUnavailable", "LLMBadOutput", "Usage", "Task", "TASKS", "BaseLLM", "COUNTERS"]
 
+EXTRACT_REPLY_RATIO = 5  # tokens of an extraction reply per token of text, at most
+
 # controls_failed: judge or conflict calls that failed their control pair (core/ingest/controls.py)
 COUNTERS = ("calls", "cache_hits", "prompt_tokens", "completion_tokens", "retries", "failures", "controls_failed")
 
@@ -144,10 +146,12 @@ TASKS: dict[str, Task] = {
             ExtractBatchResponse,
             prompts.EXTRACT_PROMPT_VERSION,
             prompts.extract_messages,
-            # concepts and claims grow with the text they come from, about as long again
+            # Concepts and claims restate the text they come from, with JSON keys and quotes
+            # around every part, and a small model indents its JSON: the 1.5B model's finished
+            # replies ran up to 5 times the text's tokens; a bound of once the text cut most off.
             items=lambda req: sum(len(d.text) for d in req.documents) // 4,
             reply_base=512,
-            reply_per_item=1,
+            reply_per_item=EXTRACT_REPLY_RATIO,
         ),
         Task(
             "judge",
