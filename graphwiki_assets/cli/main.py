@@ -81,8 +81,26 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # one clear line for expected failures; the type says which
         if getattr(args, "debug", False):
             raise
+        exc = _clear(exc)
         print(f"graphwiki {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+
+
+def _clear(exc: Exception) -> Exception:
+    """A lost Neo4j connection that reached the top without the store's translation (a path
+    outside ``GraphStore``'s own calls) still says what happened and what to do."""
+    from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+    if not isinstance(exc, (ServiceUnavailable, SessionExpired)):
+        return exc
+    from graphwiki_assets.core.settings import Settings
+    from graphwiki_assets.core.store.driver import connection_lost
+
+    try:
+        settings = Settings.from_env().neo4j
+    except ValueError:  # a bad setting elsewhere must not hide the lost connection
+        return exc
+    return connection_lost(settings, exc)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,11 @@ def _lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
     )
 
 
+def connection_lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
+    """The clear error for a driver error that says the server went away (or never came)."""
+    return _lost(settings, exc)
+
+
 @contextmanager
 def server_errors(settings: Neo4jSettings) -> Iterator[None]:
     """The store's translation of a failed call: a lost server becomes ``GraphUnavailable``
