@@ -35,7 +35,7 @@ def test_a_label_gets_the_probability_of_every_token_that_begins_it_and_no_other
     assert found.probabilities["SAME"] == pytest.approx(0.25 / 0.9)
     assert found.probabilities["DIFFERENT"] == pytest.approx(0.65 / 0.9)
     assert found.mass == pytest.approx(0.9)  # "{" and "R" name no label
-    assert found.best == "DIFFERENT"
+    assert found.verdict("SAME") == "DIFFERENT"
 
 
 def test_a_token_that_could_begin_two_labels_counts_for_neither():
@@ -51,7 +51,7 @@ def test_no_label_among_the_alternatives_is_no_answer():
 def test_calibration_divides_out_the_models_lean():
     raw = LabelScores(probabilities={"SAME": 0.3, "DIFFERENT": 0.7}, mass=1.0)
     lean = {"SAME": 0.1, "DIFFERENT": 0.9}
-    assert raw.best == "DIFFERENT"
+    assert raw.verdict("SAME") == "DIFFERENT"
     calibrated = raw.calibrated(lean, "SAME")
     assert calibrated.verdict("SAME") == "SAME"  # three times its prior, against seven ninths of it
     assert calibrated.probabilities["SAME"] == pytest.approx(3.0 / (3.0 + 0.7 / 0.9))

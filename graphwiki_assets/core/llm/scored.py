@@ -18,8 +18,7 @@ gives it more probability than it gives it on content-free items, and otherwise 
 probable of the other labels is the verdict. Calibrating every label would divide by the
 prior of a label the model rarely names at all (RELATED, SUPPORTS: a few per cent), and
 that label then won every item. The confidence is the verdict's calibrated probability.
-The calibration uses no
-labelled data, so nothing in it is fitted to an eval set.
+The calibration uses no labelled data, so nothing in it is fitted to an eval set.
 
 Endpoints that return no ``logprobs`` get the reasoned verdicts instead (the backend finds
 this out on its first scored call). The prompts are versioned like every other prompt and
@@ -75,10 +74,6 @@ class LabelScores(BaseModel):
     probabilities: dict[str, float]
     mass: float
     raw: dict[str, float] | None = None  # before calibration, when these are calibrated
-
-    @property
-    def best(self) -> str:
-        return max(self.probabilities, key=lambda label: self.probabilities[label])
 
     def describe(self) -> str:
         def shares(probabilities: dict[str, float]) -> str:
@@ -184,13 +179,9 @@ def judge_pair_messages(pair: JudgePair) -> Messages:
 def _judge_response(scored: list[tuple[JudgePair, LabelScores]]) -> JudgeResponse:
     return JudgeResponse(
         verdicts=[
-            Verdict(
-                pair_id=p.pair_id,
-                reason=s.describe(),
-                verdict=s.verdict("SAME"),  # type: ignore[arg-type]
-                confidence=s.probabilities[s.verdict("SAME")],
-            )
+            Verdict(pair_id=p.pair_id, reason=s.describe(), verdict=v, confidence=s.probabilities[v])  # type: ignore[arg-type]
             for p, s in scored
+            for v in [s.verdict("SAME")]
         ]
     )
 
