@@ -6,9 +6,9 @@ so it loads from site-packages with the hub switched off.
 Encoding is the dominant cost of ingest on a CPU, and it is cheapest in large batches:
 callers hand over every text of a unit of work at once. Each distinct text is encoded
 once per call, and a bounded text-hash cache keeps a text seen before from being
-encoded again. A call with only a few new texts (a question) goes to ONNX Runtime when the
-model can be exported there (``embeddings_onnx``): a forward pass's fixed cost, not its
-arithmetic, is what one short text pays for.
+encoded again. The model runs on ONNX Runtime when it can be exported there
+(``embeddings_onnx``: the same vectors, less fixed cost per call, no spinning threads),
+and on PyTorch otherwise.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from graphwiki_assets.core.embeddings_onnx import SMALL_CALL, OnnxShortTexts, load_short_texts
+from graphwiki_assets.core.embeddings_onnx import OnnxEncoder, load_onnx_encoder
 from graphwiki_assets.core.settings import DEFAULT_EMBEDDING_MODEL
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
@@ -104,18 +104,7 @@ class Embedder:
                 if key not in self._cache and key not in todo:
                     todo[key] = text
             if todo:
-                short = self.short_texts if len(todo) <= SMALL_CALL else None
-                fresh = (
-                    short.encode(list(todo.values()))
-                    if short
-                    else self._model.encode(
-                        list(todo.values()),
-                        batch_size=batch_size,
-                        normalize_embeddings=True,
-                        convert_to_numpy=True,
-                        show_progress_bar=False,
-                    ).astype(np.float32)
-                )
+                fresh = self._run(list(todo.values()), batch_size)
                 self.encoded += len(todo)
                 self.model_calls += 1
                 for key, vector in zip(todo, fresh):
@@ -139,22 +128,28 @@ class Embedder:
         return [len(row) for row in ids]
 
     def encode_uncached(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
-        """The model itself on every text, past the cache and the short-text path: for timing it."""
+        """The model on every text, past the cache, by the runtime ``encode`` uses: for timing it."""
+        return self._run([t[:MAX_TEXT_CHARS] for t in texts], batch_size)
+
+    @property
+    def runtime(self) -> str:
+        """Which runtime runs the model: ``onnxruntime`` or ``pytorch``."""
+        return "onnxruntime" if self.onnx is not None else "pytorch"
+
+    def _run(self, texts: list[str], batch_size: int) -> np.ndarray:
+        if self.onnx is not None:
+            return self.onnx.encode(texts, batch_size)
         return self._model.encode(
-            [t[:MAX_TEXT_CHARS] for t in texts],
-            batch_size=batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+            texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        ).astype(np.float32)
 
     @cached_property
-    def short_texts(self) -> OnnxShortTexts | None:
-        """Exported (or found in the cache) on the first small call, not at load: a run that
-        only ingests never pays for it."""
+    def onnx(self) -> OnnxEncoder | None:
+        """Exported once per user and model (then found in the cache) on the first call, not at
+        load: a command that never encodes never pays for it."""
         import torch
 
-        return load_short_texts(self._model, self._path, torch.get_num_threads())
+        return load_onnx_encoder(self._model, self._path, torch.get_num_threads())
 
 
 @lru_cache(maxsize=4)

@@ -1,10 +1,16 @@
-"""A few short texts at a time (a question, the names it mentions) through ONNX Runtime.
+"""The sentence encoder run by ONNX Runtime: the same vectors as PyTorch, at a steadier cost.
 
-A PyTorch forward pass of a small sentence encoder costs about 30 ms on a 2-core CPU
-whatever the length of the text: the time goes to dispatching some hundred small
-operators, not to arithmetic. ONNX Runtime runs the same graph with a fraction of that
-overhead, so a question is embedded in about a third of the time. Large batches (ingest)
-stay on PyTorch, which is as fast there.
+Two reasons to run the exported graph rather than PyTorch:
+
+- A PyTorch forward pass of a small sentence encoder costs about 30 ms on a 2-core CPU
+  whatever the length of the text: the time goes to dispatching some hundred small
+  operators, not to arithmetic. ONNX Runtime runs the same graph with a fraction of that
+  overhead, so a question is embedded in about a third of the time.
+- PyTorch's OpenMP threads spin at every operator's barrier. During an ingest the encoder
+  shares the CPU with the lease thread and with Neo4j, and one descheduled thread stalls the
+  others: on two cores with one of them busy, PyTorch read an ingest batch's texts 2.5 times
+  slower with two threads than with one, and short texts (names) 6 times slower. ONNX
+  Runtime's threads are told not to spin, so they yield to whatever else needs the CPU.
 
 The graph is exported once from the packaged weights into a per-user cache and checked
 against PyTorch on a probe text before it is used; a model this cannot reproduce (other
@@ -27,8 +33,6 @@ from graphwiki_assets.core.settings import user_cache_dir
 
 log = logging.getLogger(__name__)
 
-# Texts per call that go to ONNX Runtime; more, and PyTorch's batching is as fast.
-SMALL_CALL = 8
 # Two lengths in one call, so the check covers padding as well as a single text.
 PROBES = ["A probe sentence, checked against the reference encoder before the export is trusted.", "A probe."]
 MIN_PROBE_COSINE = 0.9999
@@ -99,7 +103,7 @@ def _export(model, target: Path) -> None:
             os.unlink(tmp)
 
 
-class OnnxShortTexts:
+class OnnxEncoder:
     """Encodes like the sentence-transformers model it was exported from (mean pooling, L2)."""
 
     def __init__(self, model, path: Path, threads: int):
@@ -107,8 +111,8 @@ class OnnxShortTexts:
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = max(1, threads)
-        # Idle intra-op threads would spin-wait for the next call, burning CPU that Neo4j and
-        # the other askers of a busy server need; a question's encoding is short either way.
+        # Spinning intra-op threads burn the CPU that Neo4j, the lease thread and the other
+        # askers of a busy server need, and stall each other when one is descheduled.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
@@ -116,7 +120,19 @@ class OnnxShortTexts:
         self._tokenizer = model.tokenizer
         self._max_length = model.max_seq_length
 
-    def encode(self, texts: list[str]) -> np.ndarray:
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        """Rows in the order of ``texts``; batches of similar lengths, so little is padding."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        rows: list[np.ndarray] = [np.empty(0, dtype=np.float32)] * len(texts)
+        for start in range(0, len(order), max(1, batch_size)):
+            chunk = order[start : start + batch_size]
+            for i, row in zip(chunk, self._encode_padded([texts[i] for i in chunk])):
+                rows[i] = row
+        return np.stack(rows)
+
+    def _encode_padded(self, texts: list[str]) -> np.ndarray:
         features = self._tokenizer(
             texts, padding=True, truncation=True, max_length=self._max_length, return_tensors="np"
         )
@@ -129,7 +145,7 @@ class OnnxShortTexts:
         return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True).clip(1e-12)).astype(np.float32)
 
 
-def load_short_texts(model, model_path: str, threads: int, folder: Path | None = None) -> OnnxShortTexts | None:
+def load_onnx_encoder(model, model_path: str, threads: int, folder: Path | None = None) -> OnnxEncoder | None:
     """The ONNX encoder for ``model``, exported on first use; None when it cannot match PyTorch."""
     try:
         import onnxruntime  # noqa: F401
@@ -143,7 +159,7 @@ def load_short_texts(model, model_path: str, threads: int, folder: Path | None =
     try:
         if not target.exists():
             _export(model, target)
-        encoder = OnnxShortTexts(model, target, threads)
+        encoder = OnnxEncoder(model, target, threads)
         if not verified.exists():
             reference = model.encode(PROBES, normalize_embeddings=True, convert_to_numpy=True)
             cosine = float(np.min(np.sum(reference * encoder.encode(PROBES), axis=1)))

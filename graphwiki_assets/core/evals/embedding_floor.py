@@ -49,6 +49,7 @@ def embedding_floor(
         "corpus": str(corpus),
         "sources": len(texts),
         "embedding_model": embedder.name,
+        "runtime": embedder.runtime,
         "word_pieces": total,
         "word_pieces_per_source": round(total / max(len(texts), 1), 1),
         "sources_at_model_limit": sum(1 for p in pieces if p >= embedder.max_word_pieces),
