@@ -1,8 +1,9 @@
 """Dagster resources: thin, configurable wrappers that hand the domain core its clients.
 
-Every field is a setting of ``core/settings.py``, read from the same environment variable
-with the same default as the CLI reads it. A resource opens clients per use (no driver is
-shared between runs).
+Every field is a setting declared in ``core/settings.py``: its default, its description and
+the environment variable it is read from come from that one declaration, and the way back
+to the core's settings is the same for every field (``setting_values``). A resource opens
+clients per use (no driver is shared between runs).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import functools
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -20,22 +20,9 @@ import dagster as dg
 from pydantic import Field
 
 from graphwiki_assets.core.config import LoadedConfig, load_config
+from graphwiki_assets.core.setting_fields import WHAT, default_of, described, with_values
 from graphwiki_assets.core.settings import (
-    DEFAULT_BOLT_PORT,
-    DEFAULT_DATABASE,
-    DEFAULT_EMBEDDING_MODEL,
-    DEFAULT_EMBEDDINGS_BATCH,
-    DEFAULT_EMBEDDINGS_CONCURRENCY,
     DEFAULT_HOME,
-    DEFAULT_INGEST_BATCH,
-    DEFAULT_LLM_CONCURRENCY,
-    DEFAULT_LLM_MAX_RETRIES,
-    DEFAULT_LLM_MODEL,
-    DEFAULT_LLM_TIMEOUT_S,
-    DEFAULT_MAX_CALLS_PER_SOURCE,
-    DEFAULT_MAX_SOURCE_BYTES,
-    DEFAULT_PASSWORD,
-    DEFAULT_USERNAME,
     ENV_VARS,
     EmbeddingsServiceSettings,
     LLMSettings,
@@ -45,23 +32,49 @@ from graphwiki_assets.core.settings import (
 from graphwiki_assets.core.store.driver import GraphStore
 
 SETTING = "setting"  # a field's place in Settings, kept in its JSON schema extras
+_UNSET: Any = object()
 
 
-def setting(path: str, default: Any, what: str) -> Any:
-    """A field holding the setting at ``path`` of ``Settings``; its description names the variable."""
+def setting(path: str, default: Any = _UNSET) -> Any:
+    """A field holding the setting at ``path`` of ``Settings``: its default and description
+    are the declaration's (``core/settings.py``), the description naming the variable."""
+    declaration = described(Settings, path)
+    if default is _UNSET:
+        default = default_of(declaration)
+    if isinstance(default, Path):
+        default = str(default)
+    what = declaration.metadata[WHAT]
     return Field(default=default, description=f"{what} ({ENV_VARS[path]})", json_schema_extra={SETTING: path})
+
+
+def setting_values(*resources: dg.ConfigurableResource) -> dict[str, Any]:
+    """Each field's value by the place of its setting in ``Settings``."""
+    values = {}
+    for resource in resources:
+        for name, field in type(resource).model_fields.items():
+            extra = field.json_schema_extra
+            if isinstance(extra, dict) and SETTING in extra:
+                values[str(extra[SETTING])] = getattr(resource, name)
+    return values
+
+
+def _section(resource: dg.ConfigurableResource, section: str, defaults: Any) -> Any:
+    """The settings of one section (``llm``) that ``resource`` holds, over ``defaults``."""
+    prefix = f"{section}."
+    inner = {path[len(prefix) :]: v for path, v in setting_values(resource).items() if path.startswith(prefix)}
+    return with_values(defaults, inner)
 
 
 class Neo4jResource(dg.ConfigurableResource):
     """The graph. Defaults to the local launcher's instance (`graphwiki neo4j start`)."""
 
-    uri: str = setting("neo4j.uri", f"bolt://127.0.0.1:{DEFAULT_BOLT_PORT}", "Bolt URI")
-    username: str = setting("neo4j.username", DEFAULT_USERNAME, "user name")
-    password: str = setting("neo4j.password", DEFAULT_PASSWORD, "password")
-    database: str = setting("neo4j.database", DEFAULT_DATABASE, "the database within the server")
+    uri: str = setting("neo4j.uri")
+    username: str = setting("neo4j.username")
+    password: str = setting("neo4j.password")
+    database: str = setting("neo4j.database")
 
     def settings(self) -> Neo4jSettings:
-        return Neo4jSettings(uri=self.uri, username=self.username, password=self.password, database=self.database)
+        return _section(self, "neo4j", Neo4jSettings())
 
     @contextmanager
     def open(self) -> Iterator[GraphStore]:
@@ -73,21 +86,15 @@ class EmbeddingResource(dg.ConfigurableResource):
     """A sentence-transformers model by name or path; with a base URL, an OpenAI-compatible
     embeddings service instead."""
 
-    model: str = setting("embedding_model", DEFAULT_EMBEDDING_MODEL, "model name or path")
-    base_url: str | None = setting("embeddings.base_url", None, "embeddings service; none: the local model")
-    api_key: str | None = setting("embeddings.api_key", None, "the embeddings service's API key")
-    service_model: str = setting("embeddings.model", DEFAULT_EMBEDDING_MODEL, "the model the service runs")
-    batch: int = setting("embeddings.batch", DEFAULT_EMBEDDINGS_BATCH, "texts per request to the service")
-    concurrency: int = setting("embeddings.concurrency", DEFAULT_EMBEDDINGS_CONCURRENCY, "requests in flight")
+    model: str = setting("embedding_model")
+    base_url: str | None = setting("embeddings.base_url")
+    api_key: str | None = setting("embeddings.api_key")
+    service_model: str = setting("embeddings.model")
+    batch: int = setting("embeddings.batch")
+    concurrency: int = setting("embeddings.concurrency")
 
     def service(self) -> EmbeddingsServiceSettings:
-        return EmbeddingsServiceSettings(
-            base_url=self.base_url or None,
-            api_key=self.api_key or None,
-            model=self.service_model,
-            batch=self.batch,
-            concurrency=self.concurrency,
-        )
+        return _section(self, "embeddings", EmbeddingsServiceSettings())
 
     def embedder(self):
         from graphwiki_assets.core.encoders import encoder_for
@@ -104,39 +111,20 @@ class EmbeddingResource(dg.ConfigurableResource):
 class LLMResource(dg.ConfigurableResource):
     """Any OpenAI-compatible endpoint; with no key and no base URL, the offline backend."""
 
-    api_key: str | None = setting("llm.api_key", None, "API key")
-    base_url: str | None = setting("llm.base_url", None, "endpoint")
-    model: str = setting("llm.model", DEFAULT_LLM_MODEL, "model name")
-    timeout_s: float = setting("llm.timeout_s", DEFAULT_LLM_TIMEOUT_S, "per-call timeout in seconds")
-    max_retries: int = setting("llm.max_retries", DEFAULT_LLM_MAX_RETRIES, "retries of 429, 5xx, timeouts")
-    concurrency: int = setting("llm.concurrency", DEFAULT_LLM_CONCURRENCY, "calls in flight at once")
-    context_tokens: int | None = setting(
-        "llm.context_tokens", None, "the model's context window; none: asked of a local server"
-    )
-    max_items_per_call: int | None = setting(
-        "llm.max_items_per_call", None, "pairs per batched call; none: each task's own"
-    )
-    max_documents_per_call: int | None = setting(
-        "llm.max_documents_per_call", None, "documents per extraction call; none: as many as fit"
-    )
-    verdicts: str = setting(
-        "llm.verdicts", "reasoned", "judge, conflict and support verdicts: reasoned, or scored from token probabilities"
-    )
-    cache_dir: str | None = setting("cache_dir", None, "request/response cache; none: no cache")
+    api_key: str | None = setting("llm.api_key")
+    base_url: str | None = setting("llm.base_url")
+    model: str = setting("llm.model")
+    timeout_s: float = setting("llm.timeout_s")
+    max_retries: int = setting("llm.max_retries")
+    concurrency: int = setting("llm.concurrency")
+    context_tokens: int | None = setting("llm.context_tokens")
+    max_items_per_call: int | None = setting("llm.max_items_per_call")
+    max_documents_per_call: int | None = setting("llm.max_documents_per_call")
+    verdicts: str = setting("llm.verdicts")
+    cache_dir: str | None = setting("cache_dir", None)  # none: no cache
 
     def settings(self) -> LLMSettings:
-        return LLMSettings(
-            api_key=self.api_key or None,
-            base_url=self.base_url or None,
-            model=self.model,
-            timeout_s=self.timeout_s,
-            max_retries=self.max_retries,
-            concurrency=self.concurrency,
-            context_tokens=self.context_tokens,
-            max_items_per_call=self.max_items_per_call,
-            verdicts=self.verdicts,
-            max_documents_per_call=self.max_documents_per_call,
-        )
+        return _section(self, "llm", LLMSettings())
 
     def label(self) -> str:
         """Which backend runs will use (for run tags): the offline rules' label or the model."""
@@ -153,19 +141,13 @@ class LLMResource(dg.ConfigurableResource):
 class GraphwikiConfig(dg.ConfigurableResource):
     """Where sources are read from and where local state lives; the ingest's limits."""
 
-    home: str = setting("home", DEFAULT_HOME, "local state")
-    sources_dir: str = setting("sources_dir", f"{DEFAULT_HOME}/sources", "the folder the sensor watches")
-    ingest_batch: int = setting("ingest_batch", DEFAULT_INGEST_BATCH, "sources per ingest batch")
-    ingest_workers: int = setting("ingest_workers", 1, "extraction steps a sensor's run runs side by side")
-    max_source_bytes: int = setting("max_source_bytes", DEFAULT_MAX_SOURCE_BYTES, "larger source files are refused")
-    max_calls_per_source: int = setting(
-        "max_calls_per_source", DEFAULT_MAX_CALLS_PER_SOURCE, "extraction calls one source may spend"
-    )
-    schema_config: str = setting(
-        "config_path",
-        "",
-        "the schema config file; empty: $GRAPHWIKI_HOME/graphwiki.yaml, ./graphwiki.yaml, else the general-text preset",
-    )
+    home: str = setting("home", DEFAULT_HOME)
+    sources_dir: str = setting("sources_dir", f"{DEFAULT_HOME}/sources")
+    ingest_batch: int = setting("ingest_batch")
+    ingest_workers: int = setting("ingest_workers")
+    max_source_bytes: int = setting("max_source_bytes")
+    max_calls_per_source: int = setting("max_calls_per_source")
+    schema_config: str = setting("config_path", "")
 
     def load_schema(self) -> LoadedConfig:
         """The schema config, read and validated now (a bad file fails the step before any write)."""
@@ -174,19 +156,7 @@ class GraphwikiConfig(dg.ConfigurableResource):
     def settings(self, neo4j: Neo4jResource, embeddings: EmbeddingResource, llm: LLMResource) -> Settings:
         """The CLI's ``Settings``, made of these resources' values."""
         base = Settings.from_env({ENV_VARS["home"]: self.home, ENV_VARS["sources_dir"]: self.sources_dir})
-        return replace(
-            base,
-            neo4j=neo4j.settings(),
-            llm=llm.settings(),
-            embedding_model=embeddings.model,
-            embeddings=embeddings.service(),
-            cache_dir=Path(llm.cache_dir).resolve() if llm.cache_dir else base.cache_dir,
-            ingest_batch=self.ingest_batch,
-            ingest_workers=self.ingest_workers,
-            max_source_bytes=self.max_source_bytes,
-            max_calls_per_source=self.max_calls_per_source,
-            config_path=Path(self.schema_config).expanduser().resolve() if self.schema_config else None,
-        )
+        return with_values(base, setting_values(self, neo4j, embeddings, llm))
 
 
 RESOURCES: dict[str, type[dg.ConfigurableResource]] = {
