@@ -66,20 +66,29 @@ def test_concurrent_askers_get_a_p95_per_shape_even_for_a_shape_never_asked():
 
 
 def test_llm_calls_by_task_keep_every_task_and_count_a_missing_number_as_zero():
-    out = by_task({"extract": {"calls": 10, "prompt_tokens": 1234}, "judge": {"calls": 3}, "conflict": {}}, 4)
+    used = {
+        "extract": {"calls": 10, "prompt_tokens": 1234, "completion_tokens": 90},
+        "judge": {"calls": 3},
+        "conflict": {},
+    }
+    out = by_task(used, 4)
 
     assert list(out) == ["extract", "judge", "conflict"]
     assert out["extract"] == {
         "calls": 10,
         "prompt_tokens": 1234,
+        "output_tokens": 90,
         "calls_per_passage": 2.5,
         "prompt_tokens_per_passage": 308.5,
+        "output_tokens_per_passage": 22.5,
     }
     assert out["judge"]["prompt_tokens"] == 0 and out["conflict"] == {
         "calls": 0,
         "prompt_tokens": 0,
+        "output_tokens": 0,
         "calls_per_passage": 0.0,
         "prompt_tokens_per_passage": 0.0,
+        "output_tokens_per_passage": 0.0,
     }
     assert by_task({}, 4) == {}
     assert all(type(v) in (int, float) for task in out.values() for v in task.values())

@@ -34,11 +34,14 @@ def _per(value: float, n: int, digits: int = 3) -> float:
 
 
 def by_task(llm_by_task: dict[str, dict], passages: int) -> dict:
-    """LLM calls and prompt tokens per task, in all and per passage."""
-    counts = pd.DataFrame(list(llm_by_task.values()), index=list(llm_by_task), columns=["calls", "prompt_tokens"])
+    """LLM calls, prompt and output tokens per task, in all and per passage."""
+    columns = ["calls", "prompt_tokens", "completion_tokens"]
+    counts = pd.DataFrame(list(llm_by_task.values()), index=list(llm_by_task), columns=columns)
     tasks = counts.astype(float).fillna(0).astype(int)  # a task without a count made none
+    tasks = tasks.rename(columns={"completion_tokens": "output_tokens"})
     tasks["calls_per_passage"] = tasks["calls"].map(lambda n: _per(n, passages))
     tasks["prompt_tokens_per_passage"] = tasks["prompt_tokens"].map(lambda n: _per(n, passages, 1))
+    tasks["output_tokens_per_passage"] = tasks["output_tokens"].map(lambda n: _per(n, passages, 1))
     return tasks.to_dict("index")
 
 
@@ -55,6 +58,7 @@ def _first_pass(
         "llm_concurrency": llm.concurrency,
         "seconds": round(wall, 2),
         "passages_per_second": round(len(docs) / max(wall, 1e-9), 2),
+        "seconds_per_passage": _per(wall, len(docs), 2),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "sources": first["sources"],
         "concepts": first["concepts"],
@@ -63,8 +67,10 @@ def _first_pass(
         "judgments": first["judgments"],
         "llm_calls": first["llm_calls"],
         "prompt_tokens": first["prompt_tokens"],
+        "output_tokens": first["llm"].get("completion_tokens", 0),
         "llm_calls_per_passage": _per(first["llm_calls"], len(docs)),
         "prompt_tokens_per_passage": _per(first["prompt_tokens"], len(docs), 1),
+        "output_tokens_per_passage": _per(first["llm"].get("completion_tokens", 0), len(docs), 1),
         "by_task": by_task(first["llm_by_task"], len(docs)),
         "stages_seconds": first["stages_seconds"],
         "lease": first["lease"],
