@@ -47,15 +47,17 @@ def setting(path: str, default: Any = _UNSET) -> Any:
     return Field(default=default, description=f"{what} ({ENV_VARS[path]})", json_schema_extra={SETTING: path})
 
 
+def _setting_fields(cls: type[dg.ConfigurableResource]) -> Iterator[tuple[str, str]]:
+    """Each field of ``cls`` that holds a setting, with the setting's place in ``Settings``."""
+    for name, field in cls.model_fields.items():
+        extra = field.json_schema_extra
+        if isinstance(extra, dict) and SETTING in extra:
+            yield name, str(extra[SETTING])
+
+
 def setting_values(*resources: dg.ConfigurableResource) -> dict[str, Any]:
     """Each field's value by the place of its setting in ``Settings``."""
-    values = {}
-    for resource in resources:
-        for name, field in type(resource).model_fields.items():
-            extra = field.json_schema_extra
-            if isinstance(extra, dict) and SETTING in extra:
-                values[str(extra[SETTING])] = getattr(resource, name)
-    return values
+    return {path: getattr(r, name) for r in resources for name, path in _setting_fields(type(r))}
 
 
 def _section(resource: dg.ConfigurableResource, section: str, defaults: Any) -> Any:
@@ -190,12 +192,10 @@ def _from_settings(
     cls: type[dg.ConfigurableResource], env: Mapping[str, str], settings: Settings
 ) -> dg.ConfigurableResource:
     values = {}
-    for name, field in cls.model_fields.items():
-        extra = field.json_schema_extra
-        if isinstance(extra, dict) and SETTING in extra:
-            value = _field_value(str(extra[SETTING]), env, settings)
-            if value is not None:  # unset and no default: the field's own
-                values[name] = value
+    for name, path in _setting_fields(cls):
+        value = _field_value(path, env, settings)
+        if value is not None:  # unset and no default: the field's own
+            values[name] = value
     return cls(**values)
 
 

@@ -72,17 +72,12 @@ def _server_error(exc: ResultFailedError) -> Exception:
     return cause if isinstance(cause, Neo4jError) else exc
 
 
-def _lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
+def connection_lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
     return GraphUnavailable(
         f"lost the connection to Neo4j at {settings.uri} ({type(exc).__name__}). Nothing of an unfinished "
         "transaction was written. Check `graphwiki neo4j status`, start it again with `graphwiki neo4j start` "
         "(or `docker compose up -d`), then re-run: what was committed is kept and is not done twice."
     )
-
-
-def connection_lost(settings: Neo4jSettings, exc: Exception) -> GraphUnavailable:
-    """The clear error for a driver error that says the server went away (or never came)."""
-    return _lost(settings, exc)
 
 
 @contextmanager
@@ -93,7 +88,7 @@ def server_errors(settings: Neo4jSettings) -> Iterator[None]:
     try:
         yield
     except (ServiceUnavailable, SessionExpired) as exc:
-        raise _lost(settings, exc) from exc
+        raise connection_lost(settings, exc) from exc
     except ResultFailedError as exc:
         raise _server_error(exc) from None
 
@@ -163,7 +158,7 @@ class GraphStore:
         try:
             records, _, _ = self.driver.execute_query(cypher, params, database_=self.settings.database)
         except (ServiceUnavailable, SessionExpired) as exc:
-            raise _lost(self.settings, exc) from exc
+            raise connection_lost(self.settings, exc) from exc
         except ResultFailedError as exc:
             raise _server_error(exc) from None
         return [r.data() for r in records]
@@ -174,7 +169,7 @@ class GraphStore:
             with self.driver.session(database=self.settings.database) as session:
                 return [r.data() for r in session.run(cypher, params)]
         except (ServiceUnavailable, SessionExpired) as exc:
-            raise _lost(self.settings, exc) from exc
+            raise connection_lost(self.settings, exc) from exc
         except ResultFailedError as exc:
             raise _server_error(exc) from None
 
@@ -194,14 +189,14 @@ class GraphStore:
             with self.driver.session(database=self.settings.database) as session:
                 return session.execute_write(work, *args, **kwargs)
         except (ServiceUnavailable, SessionExpired) as exc:
-            raise _lost(self.settings, exc) from exc
+            raise connection_lost(self.settings, exc) from exc
 
     def read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         try:
             with self.driver.session(database=self.settings.database) as session:
                 return session.execute_read(work, *args, **kwargs)
         except (ServiceUnavailable, SessionExpired) as exc:
-            raise _lost(self.settings, exc) from exc
+            raise connection_lost(self.settings, exc) from exc
 
 
 class Reader:
@@ -232,7 +227,7 @@ class Reader:
             return self._run(cypher, params)
         except (ServiceUnavailable, SessionExpired) as exc:
             self.close()
-            raise _lost(self.settings, exc) from exc
+            raise connection_lost(self.settings, exc) from exc
 
     def _run(self, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         if self._tx is None:
