@@ -21,6 +21,8 @@ DEFAULT_BOLT_PORT = 7687
 DEFAULT_USERNAME = "neo4j"
 DEFAULT_PASSWORD = "graphwiki-local"
 DEFAULT_DATABASE = "neo4j"
+# The driver's own default: how long a transaction is retried while the server is away.
+DEFAULT_NEO4J_RETRY_S = 30.0
 DEFAULT_LLM_MODEL = "gpt-4o-mini"
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 4
@@ -71,6 +73,11 @@ class Neo4jSettings:
     username: str = declared(DEFAULT_USERNAME, env="NEO4J_USERNAME", what="user name")
     password: str = declared(DEFAULT_PASSWORD, env="NEO4J_PASSWORD", what="password", secret=True)
     database: str = declared(DEFAULT_DATABASE, env="NEO4J_DATABASE", what="the database within the server")
+    retry_s: float = declared(
+        DEFAULT_NEO4J_RETRY_S,
+        env="GRAPHWIKI_NEO4J_RETRY_S",
+        what="seconds a transaction is retried after the server went away, before the command fails",
+    )
 
 
 @dataclass(frozen=True)

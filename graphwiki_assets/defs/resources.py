@@ -74,6 +74,7 @@ class Neo4jResource(dg.ConfigurableResource):
     username: str = setting("neo4j.username")
     password: str = setting("neo4j.password")
     database: str = setting("neo4j.database")
+    retry_s: float = setting("neo4j.retry_s")
 
     def settings(self) -> Neo4jSettings:
         return _section(self, "neo4j", Neo4jSettings())

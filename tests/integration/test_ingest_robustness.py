@@ -165,6 +165,7 @@ def test_neo4j_killed_mid_ingest_then_restarted_a_rerun_converges_exactly(embedd
         "GRAPHWIKI_HOME": str(tmp_path / "home"),
         "GRAPHWIKI_CACHE_DIR": str(tmp_path / "cache"),
         "GRAPHWIKI_INGEST_BATCH": "2",
+        "GRAPHWIKI_NEO4J_RETRY_S": "2",  # the writer gives up on the dead server soon
     }
     cmd = [sys.executable, "-m", "graphwiki_assets.cli.main", "ingest", "--json", str(tmp_path / "src")]
     try:

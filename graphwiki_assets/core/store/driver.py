@@ -123,6 +123,7 @@ class GraphStore:
                 self.settings.uri,
                 auth=(self.settings.username, self.settings.password),
                 notifications_min_severity=NotificationMinimumSeverity.OFF,
+                max_transaction_retry_time=self.settings.retry_s,
             )
             try:
                 self._driver.verify_connectivity()
