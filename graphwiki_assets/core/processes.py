@@ -73,6 +73,16 @@ def wait_until(ready: Callable[[], bool], timeout_s: float, proc: subprocess.Pop
     return False
 
 
+def stoppable() -> None:
+    """In a server's child before exec: SIGTERM and SIGINT back to their defaults. Ignored
+    signals survive exec, and a JVM leaves an ignored SIGTERM ignored; a parent running in
+    the background ignores SIGINT, and Dagster maps SIGTERM to SIGINT's handler, so without
+    this a server started from a Dagster run could not be stopped until SIGKILL."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+
+
 def signal_group(pid: int, sig: int) -> None:
     try:
         os.killpg(pid, sig)

@@ -3,7 +3,9 @@ stopped after the eval that started it (a gigabyte of heap is not left running).
 
 from __future__ import annotations
 
+import signal
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -49,8 +51,16 @@ def test_an_eval_stops_the_server_it_started(tmp_path, monkeypatch, settings):
     user = Settings.from_env({"GRAPHWIKI_HOME": str(tmp_path), "NEO4J_PASSWORD": settings.neo4j.password})
     ev = eval_settings(user)
     said: list[str] = []
-    with eval_store(ev, log=said.append) as store:
-        assert store.query("RETURN 1 AS one")[0]["one"] == 1
-        assert Neo4jServer(ev.server).status().running
+    # As inside a Dagster run started in the background: SIGINT ignored, and Dagster maps
+    # SIGTERM to SIGINT's handler. The server must still stop cleanly at SIGTERM.
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        with eval_store(ev, log=said.append) as store:
+            assert store.query("RETURN 1 AS one")[0]["one"] == 1
+            assert Neo4jServer(ev.server).status().running
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     assert not Neo4jServer(ev.server).status().running
     assert any("stopped the eval Neo4j" in msg for msg in said)
+    log = (Path(ev.server.home) / "logs" / "neo4j.log").read_text()
+    assert "Stopped." in log  # shut down at SIGTERM, not killed after the stop timeout

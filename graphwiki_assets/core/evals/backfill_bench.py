@@ -23,6 +23,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.evals.instance import eval_settings, eval_store, free_port, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
+from graphwiki_assets.core.processes import stoppable
 from graphwiki_assets.core.settings import Settings
 
 LOCATION, REPOSITORY = "graphwiki_assets.definitions", "__repository__"
@@ -155,7 +156,13 @@ def _dagster(
         def spawn(name: str, args: list[str]) -> None:
             out = stack.enter_context(open(logs / f"{name}.log", "w"))
             proc = subprocess.Popen(
-                args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=home, start_new_session=True
+                args,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=home,
+                start_new_session=True,
+                preexec_fn=stoppable,
             )
 
             def stop() -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from graphwiki_assets.core.llm.endpoint import get_json, server_context
 from graphwiki_assets.core.llm_server.models import ensure_model, local_model
 from graphwiki_assets.core.llm_server.runtime import ensure_runtime
-from graphwiki_assets.core.processes import live_pid, stop_group, wait_until
+from graphwiki_assets.core.processes import live_pid, stop_group, stoppable, wait_until
 from graphwiki_assets.core.settings import LocalLLMSettings, user_cache_dir
 
 
@@ -155,6 +155,7 @@ class LocalLLMServer:
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
                 cwd=self.home,
+                preexec_fn=stoppable,
             )
         self.pid_file.write_text(str(proc.pid))
         self._log(f"llama-server starting (pid {proc.pid}) on {self.settings.base_url} with {model.name}")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.neo4j_server.distribution import Distribution, ensure_distribution
 from graphwiki_assets.core.neo4j_server.java import find_java
-from graphwiki_assets.core.processes import live_pid, stop_group, wait_until
+from graphwiki_assets.core.processes import live_pid, stop_group, stoppable, wait_until
 from graphwiki_assets.core.settings import ServerSettings
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
@@ -52,6 +52,11 @@ def _private(path: Path) -> None:
         os.chmod(path, mode & 0o700 if path.is_dir() else mode & 0o600)
     except FileNotFoundError:
         pass
+
+
+def _server_child() -> None:
+    os.umask(0o077)  # what the server writes is its owner's only
+    stoppable()
 
 
 def _private_tree(root: Path) -> None:
@@ -274,7 +279,7 @@ class Neo4jServer:
             stdin=subprocess.DEVNULL,
             start_new_session=True,
             cwd=self.home,
-            preexec_fn=lambda: os.umask(0o077),  # what the server writes is its owner's only
+            preexec_fn=_server_child,
         )
         console.close()
         self.pid_file.write_text(str(proc.pid))
