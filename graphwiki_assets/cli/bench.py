@@ -113,9 +113,9 @@ def run_lease_growth(args: argparse.Namespace) -> int:
         from graphwiki_assets.core.evals.plots import lease_growth_plot
 
         args.plot.write_bytes(lease_growth_plot(result))
-        result["plot"] = str(args.plot)
-    print(json.dumps(result, indent=2, default=str))
-    return 1 if any(r["sources"]["failed"] for r in result["by_size"]) else 0
+        result = result.with_(plot=str(args.plot))
+    print(json.dumps(result.as_json(), indent=2, default=str))
+    return 1 if result.failed else 0
 
 
 def run_embed_floor(args: argparse.Namespace) -> int:
@@ -126,7 +126,7 @@ def run_embed_floor(args: argparse.Namespace) -> int:
 
     corpus = args.corpus or MULTIHOP_SETS["multihop_eval_musique"].corpus
     embedder = load_embedder(Settings.from_env().embedding_model)
-    print(json.dumps(embedding_floor(embedder, corpus, sample=args.sample, limit=args.limit), indent=2))
+    print(json.dumps(embedding_floor(embedder, corpus, sample=args.sample, limit=args.limit).as_json(), indent=2))
     return 0
 
 
@@ -138,8 +138,8 @@ def run_backfill(args: argparse.Namespace) -> int:
     corpus = args.corpus or MULTIHOP_SETS["multihop_eval_musique"].corpus
     log = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731  (stdout is the JSON)
     result = run_backfill_bench(Settings.from_env(), corpus, limit=args.limit, log=log)
-    print(json.dumps(result, indent=2, default=str))
-    return 0 if result["dagster_backfill"]["status"] in ("COMPLETED", "COMPLETED_SUCCESS") else 1
+    print(json.dumps(result.as_json(), indent=2, default=str))
+    return 0 if result.completed else 1
 
 
 def run_ingest(args: argparse.Namespace) -> int:
@@ -164,9 +164,9 @@ def run_ingest(args: argparse.Namespace) -> int:
         batch_size=args.batch,
         log=log,
     )
-    result["model_load_seconds"] = round(loaded, 2)
-    print(json.dumps(result, indent=2, default=str))
-    return 1 if result["failed"] else 0
+    result = result.with_(model_load_seconds=round(loaded, 2))
+    print(json.dumps(result.as_json(), indent=2, default=str))
+    return 1 if result.failed else 0
 
 
 def _section_key(settings) -> str:

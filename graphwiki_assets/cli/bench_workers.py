@@ -59,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         args.plot.parent.mkdir(parents=True, exist_ok=True)
         args.plot.write_bytes(workers_plot(result))
-        result["plot"] = str(args.plot)
-    print(json.dumps(result, indent=2))
-    failed = sum(r["sources"]["failed"] for r in result["runs"])
-    return 1 if failed or not result["same_graph_every_pass"] else 0
+        result = result.with_(plot=str(args.plot))
+    print(json.dumps(result.as_json(), indent=2))
+    return 1 if result.failed or not result.same_graph_every_pass else 0

@@ -11,7 +11,13 @@ from pathlib import Path
 
 from graphwiki_assets.cli.output import add_common, emit
 from graphwiki_assets.core.evals.registry import KINDS
-from graphwiki_assets.core.evals.spec import EvalKind, Result
+from graphwiki_assets.core.evals.results import Result
+from graphwiki_assets.core.evals.results.contradictions import ContradictionsResult
+from graphwiki_assets.core.evals.results.docs import DocsResult
+from graphwiki_assets.core.evals.results.er import ErResult
+from graphwiki_assets.core.evals.results.extraction import ExtractionResult
+from graphwiki_assets.core.evals.results.retrieval import AnswersResult, MultihopResult
+from graphwiki_assets.core.evals.spec import EvalKind
 
 
 def _er_arguments(er: argparse.ArgumentParser) -> None:
@@ -109,7 +115,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _report(kind: EvalKind, run: Callable[[argparse.Namespace], Result], args: argparse.Namespace) -> int:
     result = run(args)
-    emit(args, result, kind.text(result))
+    emit(args, result.as_json(), kind.text(result))
     return 0
 
 
@@ -118,7 +124,7 @@ def _log(args):
     return lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)
 
 
-def run_er(args: argparse.Namespace) -> Result:
+def run_er(args: argparse.Namespace) -> ErResult:
     from graphwiki_assets.core.evals.runs import er_eval, eval_clients
     from graphwiki_assets.core.settings import Settings
 
@@ -129,7 +135,7 @@ def run_er(args: argparse.Namespace) -> Result:
     )
 
 
-def run_multihop(args: argparse.Namespace) -> Result:
+def run_multihop(args: argparse.Namespace) -> MultihopResult:
     from graphwiki_assets.core.evals.runs import eval_clients, multihop_eval
     from graphwiki_assets.core.settings import Settings
 
@@ -150,7 +156,7 @@ def run_multihop(args: argparse.Namespace) -> Result:
     )
 
 
-def run_contradictions(args: argparse.Namespace) -> Result:
+def run_contradictions(args: argparse.Namespace) -> ContradictionsResult:
     from graphwiki_assets.core.evals.runs import contradictions_eval, eval_clients
     from graphwiki_assets.core.settings import Settings
 
@@ -163,7 +169,7 @@ def run_contradictions(args: argparse.Namespace) -> Result:
     )
 
 
-def run_extraction(args: argparse.Namespace) -> Result:
+def run_extraction(args: argparse.Namespace) -> ExtractionResult:
     from graphwiki_assets.core.evals.extraction import CLAIM_THRESHOLD
     from graphwiki_assets.core.evals.runs import eval_clients, extraction_eval
     from graphwiki_assets.core.settings import Settings
@@ -176,7 +182,7 @@ def run_extraction(args: argparse.Namespace) -> Result:
     )
 
 
-def run_answers(args: argparse.Namespace) -> Result:
+def run_answers(args: argparse.Namespace) -> AnswersResult:
     from graphwiki_assets.core.evals.datasets import ANSWER_SETS
     from graphwiki_assets.core.evals.runs import answers_eval, eval_clients
     from graphwiki_assets.core.settings import Settings
@@ -197,7 +203,7 @@ def run_answers(args: argparse.Namespace) -> Result:
     )
 
 
-def run_docs(args: argparse.Namespace) -> Result:
+def run_docs(args: argparse.Namespace) -> DocsResult:
     from graphwiki_assets.core.evals.datasets import DOCS_SETS
     from graphwiki_assets.core.evals.docs.grading import load_key
     from graphwiki_assets.core.evals.docs.run import DocsSet
@@ -216,8 +222,8 @@ def run_docs(args: argparse.Namespace) -> Result:
         settings, embedder, llm, corpus, questions=args.questions, labels=args.labels, limit=args.limit, log=_log(args)
     )
     if args.write_unlabelled:
-        todo = {k: LabelledSample(**result[k]["sample"]) for k in ("concepts", "contradictions")}
-        result["unlabelled_files"] = write_unlabelled(args.write_unlabelled, todo["concepts"], todo["contradictions"])
+        concepts, flags = (LabelledSample(**part.sample.as_json()) for part in (result.concepts, result.contradictions))
+        result = result.with_(unlabelled_files=write_unlabelled(args.write_unlabelled, concepts, flags))
     return result
 
 

@@ -110,21 +110,21 @@ QUESTIONS = [
 
 def test_a_tiny_corpus_answered_end_to_end(store, embedder, settings):
     result = answers.run_answers(store, embedder, build_llm(settings.llm), CORPUS, QUESTIONS, name="tiny")
-    rows = {q["id"]: q for q in result["questions"]}
-    assert not rows["q1"]["abstained"] and rows["q1"]["needed_retrieved"] and rows["q1"]["answer_found"]
-    assert rows["q2"]["abstained"] and rows["q2"]["abstention_correct"]  # nothing in the graph names it
-    sentences = [s for q in rows.values() for s in q["sentences"]]
-    assert result["sentences"] == len(sentences) > 0
-    assert result["supported"] == sum(s["supported"] for s in sentences)
-    assert {u["sentence"] for u in result["unsupported"]} == {s["statement"] for s in sentences if not s["supported"]}
-    assert result["uncited_sentences"] == 0 and result["checker"]["llm_calls"] >= 1
+    rows = {q.id: q for q in result.questions}
+    assert not rows["q1"].abstained and rows["q1"].needed_retrieved and rows["q1"].answer_found
+    assert rows["q2"].abstained and rows["q2"].abstention_correct  # nothing in the graph names it
+    sentences = [s for q in rows.values() for s in q.sentences]
+    assert result.sentences == len(sentences) > 0
+    assert result.supported == sum(s.supported for s in sentences)
+    assert {u.sentence for u in result.unsupported} == {s.statement for s in sentences if not s.supported}
+    assert result.uncited_sentences == 0 and result.checker.llm_calls >= 1
 
     from graphwiki_assets.defs.evals.assets import answers_metadata
 
     metadata = answers_metadata(result)
-    assert metadata["abstention_correct"].value == result["abstention_correct"]
+    assert metadata["abstention_correct"].value == result.abstention_correct
     table = {r.data["id"]: r.data for r in metadata["questions"].records}
-    assert table["q2"]["abstained"] is True and table["q2"]["sentences"] == len(rows["q2"]["sentences"])
+    assert table["q2"]["abstained"] is True and table["q2"]["sentences"] == len(rows["q2"].sentences)
     assert "data:image/png;base64," in metadata["plot"].value
 
 

@@ -111,27 +111,25 @@ def result(store, embedder, settings, pairs_file):
 
 
 def test_pairs_go_through_the_stage_screen_and_batched_calls(result):
-    rows = {r["id"]: r for r in result["pairs"]}
+    rows = {r.id: r for r in result.pairs}
     floor = ConflictConfig().similarity_floor
     for r in rows.values():
         # below the floor nothing reaches the LLM; at or above it, the pair is judged
-        assert (r["outcome"] == "screened") == (r["cosine"] < floor)
-        assert r["flagged"] == (r["outcome"] == "contradicts")
-    assert rows["t4"]["outcome"] == "screened"  # one concept, yet the two claims share no subject
-    judged = sum(r["outcome"] != "screened" for r in rows.values())
-    assert result["llm_calls"] == math.ceil(judged / ConflictConfig().pairs_per_call)
-    assert result["prompt_tokens"] > 0 and result["backend"].startswith("offline")
+        assert (r.outcome == "screened") == (r.cosine < floor)
+        assert r.flagged == (r.outcome == "contradicts")
+    assert rows["t4"].outcome == "screened"  # one concept, yet the two claims share no subject
+    judged = sum(r.outcome != "screened" for r in rows.values())
+    assert result.llm_calls == math.ceil(judged / ConflictConfig().pairs_per_call)
+    assert result.prompt_tokens > 0 and result.backend.startswith("offline")
 
 
 def test_the_report_agrees_with_its_own_rows(result):
-    rows = result["pairs"]
-    assert result["catch_rate"] == contradictions.rates(rows)["catch_rate"]
-    assert sum(sum(v.values()) for v in result["outcomes"].values()) == len(PAIRS)
-    assert {e["id"] for e in result["errors"]} == {
-        r["id"] for r in rows if r["flagged"] != (r["label"] == "contradicts")
-    }
-    assert set(result["by_split"]) == {"tune", "report"}
-    assert result["by_split"]["report"]["n"] == 2
+    rows = result.pairs
+    assert result.catch_rate == contradictions.rates([r.as_json() for r in rows])["catch_rate"]
+    assert sum(sum(v.values()) for v in result.outcomes.values()) == len(PAIRS)
+    assert {e.id for e in result.errors} == {r.id for r in rows if r.flagged != (r.label == "contradicts")}
+    assert set(result.by_split) == {"tune", "report"}
+    assert result.by_split["report"].n == 2
 
 
 def test_the_stage_never_compares_claims_of_different_pairs(store, embedder, settings, pairs_file):
@@ -179,7 +177,7 @@ INJECTIONS = [
 def test_end_to_end_counts_edges_whose_both_claims_are_disputed(store, embedder, settings, tmp_path):
     llm = build_llm(settings.llm)
     result = injection.run_injection(store, embedder, llm, INJECT_CORPUS, INJECTIONS)
-    rows = {r["id"]: r for r in result["injections"]}
+    rows = {r["id"]: r for r in result.injections}
     # The plainest negation there is: the count below needs one caught case to mean anything.
     assert rows["x1"]["caught"] and rows["x1"]["pairs"][0]["other_status"] == "disputed"
     # what the graph holds, read independently of the eval's own query
@@ -194,9 +192,9 @@ def test_end_to_end_counts_edges_whose_both_claims_are_disputed(store, embedder,
         if p.startswith(injection.INJECTED_NAMESPACE + "/")
     }
     assert {i for i, r in rows.items() if r["caught"]} <= injected_with_dispute
-    assert result["found"] == sum(r["caught"] for r in rows.values() if r["label"] == "contradicts")
-    assert result["false_alarms"] == int(rows["x2"]["flagged"])
-    assert result["injected"] == 1 and result["controls"] == 1
+    assert result.found == sum(r["caught"] for r in rows.values() if r["label"] == "contradicts")
+    assert result.false_alarms == int(rows["x2"]["flagged"])
+    assert result.injected == 1 and result.controls == 1
     for r in rows.values():
         assert r["why"] in (
             "caught",
@@ -223,14 +221,14 @@ def test_the_asset_metadata_carries_numbers_a_table_and_a_plot(result, tmp_path,
     from graphwiki_assets.defs.evals.assets import contradiction_metadata, regression_check
 
     metadata = contradiction_metadata(result)
-    assert metadata["catch_rate"].value == result["catch_rate"]
+    assert metadata["catch_rate"].value == result.catch_rate
     outcomes = {r.data["label"]: r.data for r in metadata["outcomes_by_label"].records}
-    assert outcomes["contradicts"]["contradicts"] == result["outcomes"]["contradicts"]["contradicts"]
+    assert outcomes["contradicts"]["contradicts"] == result.outcomes["contradicts"]["contradicts"]
     assert "data:image/png;base64," in metadata["plot"].value
     baselines = tmp_path / "baselines.json"
     monkeypatch.setenv("GRAPHWIKI_EVAL_BASELINES", str(baselines))
     baselines.write_text(
-        json.dumps({"evals": {"contradiction_eval": {"higher_is_better": {"catch_rate": result["catch_rate"] + 0.1}}}})
+        json.dumps({"evals": {"contradiction_eval": {"higher_is_better": {"catch_rate": result.catch_rate + 0.1}}}})
     )
     assert not regression_check("contradiction_eval", result, OFFLINE_LABEL).passed
     baselines.write_text(
@@ -238,8 +236,8 @@ def test_the_asset_metadata_carries_numbers_a_table_and_a_plot(result, tmp_path,
             {
                 "evals": {
                     "contradiction_eval": {
-                        "higher_is_better": {"catch_rate": result["catch_rate"]},
-                        "lower_is_better": {"false_alarm.all": {"value": result["false_alarm"]["all"], "tolerance": 0}},
+                        "higher_is_better": {"catch_rate": result.catch_rate},
+                        "lower_is_better": {"false_alarm.all": {"value": result.false_alarm.all, "tolerance": 0}},
                     }
                 }
             }

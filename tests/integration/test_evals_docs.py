@@ -49,22 +49,22 @@ def slice_(tmp_path):
 def test_a_tiny_folder_is_graded_useful_partly_wrong_and_abstained(store, embedder, settings, slice_):
     key = grading.load_key(slice_.questions, slice_.corpus)
     result = run_docs(store, embedder, build_llm(settings.llm), slice_, key)
-    grades = {q["id"]: q["grade"] for q in result["questions"]}
+    grades = {q.id: q.grade for q in result.questions}
     assert grades == {"useful": "useful", "partly": "partly", "wrong": "wrong", "outside": "abstained"}
-    useful = next(q for q in result["questions"] if q["id"] == "useful")
-    assert "mill.md" in useful["cited"] and useful["facts_matched"] == [0]
-    assert result["files"] == 4 and result["ingest"]["sources"]["new"] == 4
+    useful = next(q for q in result.questions if q.id == "useful")
+    assert "mill.md" in useful.cited and useful.facts_matched == [0]
+    assert result.files == 4 and result.ingest["sources"]["new"] == 4
     # Halves: tune holds useful and wrong, report holds partly and the outside question.
-    assert result["by_split"]["tune"]["useful"] == 0.5 and result["by_split"]["tune"]["wrong"] == 0.5
-    assert result["by_split"]["report"]["partly"] == 1.0
-    assert result["by_split"]["report"]["abstained_out_of_corpus"] == 1.0
-    concepts = result["concepts"]
-    assert 0 < concepts["sample"]["size"] == min(50, concepts["concepts"])
-    assert concepts["fallback_share"] == round(concepts["fallback"] / concepts["concepts"], 4)
-    labelled = {i["name"]: i["label"] for i in concepts["sample"]["items"]}
-    assert labelled.get("Tarnwell Mill") == "real" and concepts["sample"]["graded"] == 1
-    assert len(concepts["sample"]["ungraded"]) == concepts["sample"]["size"] - 1
-    assert result["contradictions"]["sample"]["size"] == min(20, result["contradictions"]["flags"])
+    assert result.by_split["tune"].useful == 0.5 and result.by_split["tune"].wrong == 0.5
+    assert result.by_split["report"].partly == 1.0
+    assert result.by_split["report"].abstained_out_of_corpus == 1.0
+    concepts = result.concepts
+    assert 0 < concepts.sample.size == min(50, concepts.concepts)
+    assert concepts.fallback_share == round(concepts.fallback / concepts.concepts, 4)
+    labelled = {i["name"]: i["label"] for i in concepts.sample.items}
+    assert labelled.get("Tarnwell Mill") == "real" and concepts.sample.graded == 1
+    assert len(concepts.sample.ungraded) == concepts.sample.size - 1
+    assert result.contradictions.sample.size == min(20, result.contradictions.flags)
 
     from graphwiki_assets.defs.evals.assets import docs_metadata
 

@@ -50,44 +50,44 @@ def result(store, embedder, settings, handful):
 
 def test_report_has_every_required_number(result):
     for key in REQUIRED_KEYS:
-        value = result[key] if "." not in key else metrics.dotted(result, key)
+        value = metrics.dotted(result.as_json(), key)
         assert value is not None, key
-    assert result["n"] == 6 and result["counts"] == {"same": 2, "related": 2, "unrelated": 2}
-    assert result["judge"].startswith("offline")  # the backend is named, never implied
+    assert result.n == 6 and result.counts == {"same": 2, "related": 2, "unrelated": 2}
+    assert result.judge.startswith("offline")  # the backend is named, never implied
 
 
 def test_pair_mode_stage1_is_the_cosine_floor_and_only_survivors_are_judged(result):
     floor = Stage1Config().floor
-    for row in result["pairs"]:
-        assert row["stage1"] == (row["cosine"] >= floor)
-        if row["predicted"] == "same":
-            assert row["stage1"]
-    survivors = sum(r["stage1"] for r in result["pairs"])
-    assert result["two_stage"]["judged_pairs"] == survivors
-    assert result["two_stage"]["llm_calls"] == math.ceil(survivors / Stage1Config().judge.pairs_per_call)
+    for row in result.pairs:
+        assert row.stage1 == (row.cosine >= floor)
+        if row.predicted == "same":
+            assert row.stage1
+    survivors = sum(r.stage1 for r in result.pairs)
+    assert result.two_stage.judged_pairs == survivors
+    assert result.two_stage.llm_calls == math.ceil(survivors / Stage1Config().judge.pairs_per_call)
 
 
 def test_every_wrong_decision_is_listed_with_its_cause(result):
-    wrong = {r["pair"] for r in result["pairs"] if (r["predicted"] == "same") != (r["label"] == "same")}
-    assert {e["pair"] for e in result["errors"]} == wrong
-    for e in result["errors"]:
-        assert e["cause"] in ("stage1", "judge") and e["reason"]
-        if e["cause"] == "stage1":
-            assert e["label"] == "same" and e["score"] < Stage1Config().floor
+    wrong = {r.pair for r in result.pairs if (r.predicted == "same") != (r.label == "same")}
+    assert {e.pair for e in result.errors} == wrong
+    for e in result.errors:
+        assert e.cause in ("stage1", "judge") and e.reason
+        if e.cause == "stage1":
+            assert e.label == "same" and e.score < Stage1Config().floor
 
 
 def test_population_mode_resolves_against_the_vector_index(result, store):
-    pop = result["population"]
+    pop = result.population
     assert store.query("MATCH (c:Concept) RETURN count(c) AS n")[0]["n"] == 12  # both sides of 6 pairs
-    assert 0 <= pop["stage1"]["same_passed"] <= 1 and 0 <= pop["stage1"]["unrelated_screened"] <= 1
+    assert 0 <= pop.stage1.same_passed <= 1 and 0 <= pop.stage1.unrelated_screened <= 1
     # Each of 12 mentions has at most top_k candidates; with 11 others, exactly top_k pass the rank cut
     # whenever the floor screens none of them.
-    assert pop["stage1"]["candidates_all_mentions"] <= 12 * Stage1Config().top_k
-    for row in result["pairs"]:
-        assert row["knn_rank"] is not None  # everyone is ranked against everyone
-        if row["population_stage1"]:
-            assert row["knn_rank"] <= Stage1Config().top_k
-    assert {"precision", "recall", "f1", "llm_calls"} <= set(pop["two_stage"])
+    assert pop.stage1.candidates_all_mentions <= 12 * Stage1Config().top_k
+    for row in result.pairs:
+        assert row.knn_rank is not None  # everyone is ranked against everyone
+        if row.population_stage1:
+            assert row.knn_rank <= Stage1Config().top_k
+    assert {"precision", "recall", "f1", "llm_calls"} <= set(pop.two_stage.as_json())
 
 
 @pytest.mark.integration  # a Neo4j or model endpoint of its own

@@ -97,18 +97,18 @@ def test_the_probe_is_new_at_every_size_and_no_seed_outlives_the_run(
     user = replace(settings, home=tmp_path, neo4j=replace(settings.neo4j, uri="bolt://127.0.0.1:9"))
     said: list[str] = []
     result = run_lease_growth(user, embedder, passages, sizes=(1000, 200), probe=8, batch_size=4, log=said.append)
-    assert result["sizes"] == [200, 1000]
-    assert result["seeds"]["corpus_names"] < 1000 <= result["seeds"]["corpus_names"] + result["seeds"]["padded_names"]
-    rows = result["by_size"]
-    assert [r["concepts_before"] for r in rows] == [200, 1000]
+    assert result.sizes == [200, 1000]
+    assert result.seeds.corpus_names < 1000 <= result.seeds.corpus_names + result.seeds.padded_names
+    rows = result.by_size
+    assert [r.concepts_before for r in rows] == [200, 1000]
     for row in rows:
-        assert row["sources"] == {"new": 8, "unchanged": 0, "skipped": 0, "failed": 0}
-        assert row["batches"] == 2 and len(row["lease_held_seconds"]) == 2
-        assert all(s > 0 for s in row["lease_held_seconds"])
-        assert row["lease_median_s"] == pytest.approx(statistics.median(row["lease_held_seconds"]), abs=1e-3)
-        assert row["judgments"] > 0 and row["concepts_created"] > 0
-    assert len(result["warm_up"]["lease_held_seconds"]) == 2
-    ratio = rows[1]["lease_median_s"] / rows[0]["lease_median_s"]
-    assert result["lease_median_ratio_largest_over_smallest"] == pytest.approx(ratio, abs=1e-2)
+        assert row.sources.as_json() == {"new": 8, "unchanged": 0, "skipped": 0, "failed": 0}
+        assert row.batches == 2 and len(row.lease_held_seconds) == 2
+        assert all(s > 0 for s in row.lease_held_seconds)
+        assert row.lease_median_s == pytest.approx(statistics.median(row.lease_held_seconds), abs=1e-3)
+        assert row.judgments > 0 and row.concepts_created > 0
+    assert len(result.warm_up.lease_held_seconds) == 2
+    ratio = rows[1].lease_median_s / rows[0].lease_median_s
+    assert result.lease_median_ratio_largest_over_smallest == pytest.approx(ratio, abs=1e-2)
     # the eval graph is left empty: no seed, no probe source
     assert store.query("MATCH (n) WHERE NOT n:Lease AND NOT n:GraphwikiMeta RETURN count(n) AS n")[0]["n"] == 0

@@ -124,23 +124,28 @@ def test_a_document_through_the_extraction_stage_is_scored_consistently(embedder
     path = tmp_path / "gold.jsonl"
     path.write_text(json.dumps(GOLD) + "\n")
     result = ex.run_extraction(ex.load_gold(path), embedder, build_llm(settings.llm), name="tiny")
-    assert result["documents"] == 1 and result["gold_concepts"] == 3 and result["gold_facts"] == 3
-    assert result["llm_calls"] == 1 and result["backend"].startswith("offline")
-    detail = result["documents_detail"][0]
-    assert result["concepts"]["extracted"] == len(detail["concepts"])
-    assert result["concepts"]["correct"] == sum(bool(c["matches"]) for c in detail["concepts"])
-    assert result["claims"]["correct"] == sum(bool(c["states"]) for c in detail["claims"])
-    assert result["claims"]["found"] + len(detail["missed_facts"]) == 3
-    assert result["by_split"]["report"] == {k: result[k] for k in ("concepts", "concepts_typed", "claims")}
-    recalls = [row["recall"] for row in result["sweep"]]
+    assert result.documents == 1 and result.gold_concepts == 3 and result.gold_facts == 3
+    assert result.llm_calls == 1 and result.backend.startswith("offline")
+    detail = result.documents_detail[0]
+    assert result.concepts.extracted == len(detail["concepts"])
+    assert result.concepts.correct == sum(bool(c["matches"]) for c in detail["concepts"])
+    assert result.claims.correct == sum(bool(c["states"]) for c in detail["claims"])
+    assert result.claims.found + len(detail["missed_facts"]) == 3
+    report = result.by_split["report"]
+    assert (report.concepts, report.concepts_typed, report.claims) == (
+        result.concepts,
+        result.concepts_typed,
+        result.claims,
+    )
+    recalls = [row.recall for row in result.sweep]
     assert recalls == sorted(recalls, reverse=True)  # a higher cut never finds more
 
     from graphwiki_assets.defs.evals.assets import extraction_metadata
 
     metadata = extraction_metadata(result)
-    assert metadata["claims.recall"].value == result["claims"]["recall"]
+    assert metadata["claims.recall"].value == result.claims.recall
     scores = {r.data["items"]: r.data for r in metadata["scores"].records}
-    assert scores["concepts_typed"]["f1"] == result["concepts_typed"]["f1"]
+    assert scores["concepts_typed"]["f1"] == result.concepts_typed.f1
     assert "data:image/png;base64," in metadata["plot"].value
 
 

@@ -31,6 +31,7 @@ import pandas as pd
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.multihop import corpus_ids, ingest_corpus, progress_every
+from graphwiki_assets.core.evals.results.retrieval import AnswersResult
 from graphwiki_assets.core.llm.calls import SupportPair, SupportRequest, SupportVerdict
 from graphwiki_assets.core.llm.errors import LLMError
 from graphwiki_assets.core.llm.pool import call_all
@@ -151,7 +152,7 @@ def run_answers(
     questions: list[dict],
     name: str = "",
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> AnswersResult:
     started = time.monotonic()
     log(f"ingesting {len(docs)} passages ({llm.label})")
     ingest = ingest_corpus(store, embedder, llm, docs, NAMESPACE, progress=progress_every(100, len(docs), log))
@@ -210,4 +211,4 @@ def run_answers(
         "questions": rows,
     }
     result["seconds"] = round(time.monotonic() - started, 2)
-    return result
+    return AnswersResult.of(result)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from graphwiki_assets.core.evals.instance import eval_settings, eval_store, free_port, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
+from graphwiki_assets.core.evals.results.benches import BackfillBenchResult
 from graphwiki_assets.core.processes import stoppable
 from graphwiki_assets.core.settings import Settings
 
@@ -244,7 +245,7 @@ def run_backfill_bench(
     limit: int = 200,
     wait_s: float = 3600,
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> BackfillBenchResult:
     records = load_jsonl(corpus)[:limit]
     with tempfile.TemporaryDirectory(prefix="graphwiki-backfill-") as tmp:
         root = Path(tmp)
@@ -259,9 +260,11 @@ def run_backfill_bench(
             dagster = _dagster(settings, folder, root / "dagster-run", root / "dagster-cache", keys, wait_s, log)
             dagster["graph"] = _counts(store)
         shutil.rmtree(root / "dagster-run", ignore_errors=True)
-    return {
-        "files": len(keys),
-        "cli": cli,
-        "dagster_backfill": dagster,
-        "backfill_over_cli": round(dagster["seconds"] / max(cli["seconds"], 1e-9), 3),
-    }
+    return BackfillBenchResult.of(
+        {
+            "files": len(keys),
+            "cli": cli,
+            "dagster_backfill": dagster,
+            "backfill_over_cli": round(dagster["seconds"] / max(cli["seconds"], 1e-9), 3),
+        }
+    )

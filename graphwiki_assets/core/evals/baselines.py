@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from graphwiki_assets.core.evals.datasets import evals_dir
 from graphwiki_assets.core.evals.metrics import dotted
+from graphwiki_assets.core.evals.results import Result
 
 DEFAULT_TOLERANCE = 0.02
 
@@ -81,9 +84,15 @@ def section(baselines: dict, label: str | None) -> dict:
     return {"evals": {}}
 
 
-def compare(eval_name: str, result: dict, baselines: dict, label: str | None = None) -> list[Comparison]:
-    """Every baseline metric of ``eval_name`` measured on backend ``label`` against the result
-    (dotted keys into it)."""
+def compare(eval_name: str, result: Result, baselines: dict, label: str | None = None) -> list[Comparison]:
+    """Every baseline metric of ``eval_name`` measured on backend ``label`` against the result."""
+    return compare_json(eval_name, result.as_json(), baselines, label)
+
+
+def compare_json(
+    eval_name: str, measured: Mapping[str, Any], baselines: dict, label: str | None = None
+) -> list[Comparison]:
+    """:func:`compare` on a result's JSON form (the dotted keys of the baselines file)."""
     baselines = section(baselines, label)
     entry = baselines.get("evals", {}).get(eval_name)
     if not entry:
@@ -93,21 +102,28 @@ def compare(eval_name: str, result: dict, baselines: dict, label: str | None = N
     for direction, higher in (("higher_is_better", True), ("lower_is_better", False)):
         for metric, spec in entry.get(direction, {}).items():
             base, tol = (spec["value"], spec.get("tolerance", default)) if isinstance(spec, dict) else (spec, default)
-            value = dotted(result, metric)
+            value = dotted(measured, metric)
             out.append(Comparison(metric, None if value is None else float(value), float(base), float(tol), higher))
     return out
 
 
-def record(baselines: dict, label: str, section_key: str, eval_name: str, result: dict, about: dict) -> dict:
+def record(baselines: dict, label: str, section_key: str, eval_name: str, result: Result, about: dict) -> dict:
     """``baselines`` with ``eval_name``'s numbers from ``result`` as the new baseline of backend
     ``label``: the same metrics (and tolerances) the offline entry gates on, today's values.
     The offline rules write the top-level entries; any other backend its ``section_key``."""
+    return record_json(baselines, label, section_key, eval_name, result.as_json(), about)
+
+
+def record_json(
+    baselines: dict, label: str, section_key: str, eval_name: str, measured: Mapping[str, Any], about: dict
+) -> dict:
+    """:func:`record` from a result's JSON form."""
     template = baselines.get("evals", {}).get(eval_name, {})
     entry: dict = dict(about)
     for direction in ("higher_is_better", "lower_is_better"):
         metrics: dict = {}
         for metric, spec in template.get(direction, {}).items():
-            value = dotted(result, metric)
+            value = dotted(measured, metric)
             if value is None:
                 continue
             value = round(float(value), 4)

@@ -26,6 +26,7 @@ import pandas as pd
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
+from graphwiki_assets.core.evals.results.contradictions import ContradictionsResult
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
 from graphwiki_assets.core.ingest.models import Candidates, ClaimRecord, ConceptAction, ResolutionPlan
@@ -248,7 +249,7 @@ def run_pairs(
     name: str = "",
     config: ConflictConfig = ConflictConfig(),
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> ContradictionsResult:
     if store.query("MATCH (c:Claim) RETURN count(c) AS n")[0]["n"]:
         raise RuntimeError("the contradiction eval needs an eval graph without claims (wipe it first)")
     started = time.monotonic()
@@ -277,4 +278,4 @@ def run_pairs(
         "pairs": rows,
     }
     result["seconds"] = round(time.monotonic() - started, 2)
-    return result
+    return ContradictionsResult.of(result)

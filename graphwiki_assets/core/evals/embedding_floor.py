@@ -15,12 +15,13 @@ from pathlib import Path
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals.multihop import load_jsonl
+from graphwiki_assets.core.evals.results.benches import EmbeddingFloorResult
 from graphwiki_assets.core.ingest.pipeline import records_as_documents
 
 
 def embedding_floor(
     embedder: Embedder, corpus: Path | str, sample: int = 300, repeats: int = 3, limit: int | None = None
-) -> dict:
+) -> EmbeddingFloorResult:
     docs = load_jsonl(corpus)
     docs = docs[:limit] if limit else docs
     texts = [doc.text for doc in records_as_documents(docs, "corpus")]
@@ -45,15 +46,17 @@ def embedding_floor(
             }
         )
     rate = statistics.median(r["word_pieces_per_second"] for r in runs)
-    return {
-        "corpus": str(corpus),
-        "sources": len(texts),
-        "embedding_model": embedder.name,
-        "runtime": embedder.runtime,
-        "word_pieces": total,
-        "word_pieces_per_source": round(total / max(len(texts), 1), 1),
-        "sources_at_model_limit": sum(1 for p in pieces if p >= embedder.max_word_pieces),
-        "encoder_runs": runs,
-        "word_pieces_per_second": rate,
-        "floor_seconds": round(total / rate, 1) if rate else None,
-    }
+    return EmbeddingFloorResult.of(
+        {
+            "corpus": str(corpus),
+            "sources": len(texts),
+            "embedding_model": embedder.name,
+            "runtime": embedder.runtime,
+            "word_pieces": total,
+            "word_pieces_per_source": round(total / max(len(texts), 1), 1),
+            "sources_at_model_limit": sum(1 for p in pieces if p >= embedder.max_word_pieces),
+            "encoder_runs": runs,
+            "word_pieces_per_second": rate,
+            "floor_seconds": round(total / rate, 1) if rate else None,
+        }
+    )

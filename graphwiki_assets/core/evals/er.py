@@ -27,6 +27,7 @@ import pandas as pd
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
+from graphwiki_assets.core.evals.results.er import ErResult
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
 from graphwiki_assets.core.ingest.mention_vectors import TEXT_FORM, mention_vectors
@@ -339,7 +340,7 @@ def run_er(
     config: Stage1Config = Stage1Config(),
     name: str = "",
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> ErResult:
     """Pair mode always; population mode when an (empty) eval store is given."""
     started = time.monotonic()
     ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
@@ -379,4 +380,4 @@ def run_er(
         result["population"] = pop
     result["pairs"] = table.to_dict("records")
     result["seconds"] = round(time.monotonic() - started, 2)
-    return result
+    return ErResult.of(result)

@@ -35,6 +35,7 @@ import numpy as np
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.datasets import jsonl_records
+from graphwiki_assets.core.evals.results.extraction import ExtractionResult
 from graphwiki_assets.core.ingest.pipeline import extract_sources, records_as_documents
 from graphwiki_assets.core.store.keys import keys_for, name_key
 
@@ -256,7 +257,7 @@ def run_extraction(
     name: str = "",
     threshold: float = CLAIM_THRESHOLD,
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> ExtractionResult:
     started = time.monotonic()
     records = [{"id": d.id, "title": d.title, "text": d.text} for d in gold]
     sources = list(records_as_documents(records, "gold"))
@@ -311,7 +312,7 @@ def run_extraction(
         "documents_detail": [_detail(doc, d, threshold) for doc, d in zip(gold, per_doc)],
     }
     result["seconds"] = round(time.monotonic() - started, 2)
-    return result
+    return ExtractionResult.of(result)
 
 
 def _recall_by_type(gold: list[GoldDoc], per_doc: list[dict]) -> dict:

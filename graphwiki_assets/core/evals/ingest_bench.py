@@ -22,6 +22,7 @@ import pandas as pd
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
+from graphwiki_assets.core.evals.results.benches import IngestBenchResult
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, records_as_documents
 from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.settings import Settings
@@ -129,7 +130,7 @@ def run_ingest_bench(
     rerun: bool = True,
     batch_size: int | None = None,
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> IngestBenchResult:
     docs = load_jsonl(corpus)
     docs = docs[:limit] if limit else docs
     namespace = Path(corpus).parent.name or "corpus"
@@ -166,4 +167,4 @@ def run_ingest_bench(
             out["llm_server"] = _llm_server(server, first, llm, llm_latency, wall)
         if rerun:
             out["rerun"] = _rerun(store, embedder, llm, config, docs, namespace, wall)
-    return out
+    return IngestBenchResult.of(out)

@@ -22,6 +22,7 @@ from graphwiki_assets.core.evals import metrics
 from graphwiki_assets.core.evals.contradictions import VerdictLog
 from graphwiki_assets.core.evals.datasets import jsonl_records, require_label
 from graphwiki_assets.core.evals.multihop import ingest_corpus
+from graphwiki_assets.core.evals.results.contradictions import EndToEnd
 from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, records_as_documents
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -132,7 +133,7 @@ def run_injection(
     docs: list[dict],
     injections: list[dict],
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> EndToEnd:
     started = time.monotonic()
     log(f"ingesting the corpus ({len(docs)} documents, {llm.label})")
     corpus = ingest_corpus(store, embedder, llm, docs, CORPUS_NAMESPACE)
@@ -172,4 +173,4 @@ def run_injection(
         "injections": rows,
     }
     result["seconds"] = round(time.monotonic() - started, 2)
-    return result
+    return EndToEnd.of(result)

@@ -3,30 +3,56 @@ its baselines gate and in which direction, its report text and bench's extra fie
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+
+from pydantic import JsonValue
 
 from graphwiki_assets.core.evals import reports
 from graphwiki_assets.core.evals.metrics import SPLITS
-from graphwiki_assets.core.evals.spec import EvalKind, Result, higher, lower
+from graphwiki_assets.core.evals.results import Part
+from graphwiki_assets.core.evals.results.contradictions import ContradictionsResult
+from graphwiki_assets.core.evals.results.docs import DocsResult, Sample
+from graphwiki_assets.core.evals.results.er import ErResult
+from graphwiki_assets.core.evals.results.extraction import ExtractionResult
+from graphwiki_assets.core.evals.results.retrieval import AnswersResult, MultihopResult
+from graphwiki_assets.core.evals.spec import EvalKind, Summary, higher, lower
 
 
-def _er_extras(r: Result) -> dict[str, Any]:
-    return {"judge": r["judge"], "errors": r["errors"], "population_errors": r["population"]["errors"]}
+def _rows(parts: Sequence[Part]) -> list[JsonValue]:
+    return [p.as_json() for p in parts]
 
 
-def _multihop_extras(r: Result) -> dict[str, Any]:
-    return {"graph_beats_flat": r["graph_beats_flat"], "sweep": r.get("sweep", [])}
+def _er_extras(r: ErResult) -> Summary:
+    # bench runs every ER set in population mode
+    population = _rows(r.population.errors) if r.population else None
+    return {"judge": r.judge, "errors": _rows(r.errors), "population_errors": population}
 
 
-def _docs_extras(r: Result) -> dict[str, Any]:
-    ungraded = {
-        k: [i.get("name") or [i["a"], i["b"]] for i in r[k]["sample"]["ungraded"]]
-        for k in ("concepts", "contradictions")
+def _multihop_extras(r: MultihopResult) -> Summary:
+    return {"graph_beats_flat": r.graph_beats_flat, "sweep": _rows(r.sweep or [])}
+
+
+def _ungraded(sample: Sample) -> list[JsonValue]:
+    return [i.get("name") or [i["a"], i["b"]] for i in sample.ungraded]
+
+
+def _docs_extras(r: DocsResult) -> Summary:
+    ungraded: dict[str, JsonValue] = {
+        "concepts": _ungraded(r.concepts.sample),
+        "contradictions": _ungraded(r.contradictions.sample),
     }
-    return {"grades": {q["id"]: q["grade"] for q in r["questions"]}, "ungraded": ungraded}
+    return {"grades": {q.id: q.grade for q in r.questions}, "ungraded": ungraded}
 
 
-ER = EvalKind(
+def _contradictions_extras(r: ContradictionsResult) -> Summary:
+    return {"errors": _rows(r.errors)}
+
+
+def _answers_extras(r: AnswersResult) -> Summary:
+    return {"unsupported": _rows(r.unsupported)}
+
+
+ER = EvalKind[ErResult](
     command="er",
     about="entity resolution on labelled pairs (JSONL)",
     numbers=(
@@ -53,7 +79,7 @@ ER = EvalKind(
     text=reports.er_text,
     bench_extras=_er_extras,
 )
-MULTIHOP = EvalKind(
+MULTIHOP = EvalKind[MultihopResult](
     command="multihop",
     about="flat vs graph retrieval on a corpus + questions",
     numbers=(
@@ -85,7 +111,7 @@ MULTIHOP = EvalKind(
     text=reports.multihop_text,
     bench_extras=_multihop_extras,
 )
-CONTRADICTIONS = EvalKind(
+CONTRADICTIONS = EvalKind[ContradictionsResult](
     command="contradictions",
     about="the conflict stage on labelled claim pairs (JSONL)",
     numbers=(
@@ -109,9 +135,9 @@ CONTRADICTIONS = EvalKind(
         "end_to_end.ingest.conflict_calls",
     ),
     text=reports.contradictions_text,
-    bench_extras=lambda r: {"errors": r["errors"]},
+    bench_extras=_contradictions_extras,
 )
-EXTRACTION = EvalKind(
+EXTRACTION = EvalKind[ExtractionResult](
     command="extraction",
     about="extraction precision/recall against a gold set (JSONL)",
     numbers=(
@@ -131,7 +157,7 @@ EXTRACTION = EvalKind(
     ),
     text=reports.extraction_text,
 )
-ANSWERS = EvalKind(
+ANSWERS = EvalKind[AnswersResult](
     command="answers",
     about="answer faithfulness and abstention on multi-hop questions",
     numbers=(
@@ -150,9 +176,9 @@ ANSWERS = EvalKind(
         "ingest.llm_calls_per_passage",
     ),
     text=reports.answers_text,
-    bench_extras=lambda r: {"unsupported": r["unsupported"]},
+    bench_extras=_answers_extras,
 )
-DOCS = EvalKind(
+DOCS = EvalKind[DocsResult](
     command="docs",
     about="a real documentation folder: answers graded against a key, samples",
     numbers=(

@@ -39,6 +39,7 @@ from graphwiki_assets.core.embeddings import Embedder, vector_model_name
 from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.evals.instance import drop_projections, eval_settings, eval_store, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
+from graphwiki_assets.core.evals.results.benches import LeaseGrowthResult
 from graphwiki_assets.core.evals.seed_concepts import (
     SeedConcept,
     corpus_concepts,
@@ -84,7 +85,7 @@ def run_lease_growth(
     probe: int = 64,
     batch_size: int = 32,
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> LeaseGrowthResult:
     started = time.monotonic()
     sizes = tuple(sorted(set(sizes)))
     if not sizes or sizes[0] < 1:
@@ -152,7 +153,7 @@ def run_lease_growth(
     out["lease_median_ratio_largest_over_smallest"] = growth_ratio(medians)
     out["load_average_end"] = _load()
     out["seconds"] = round(time.monotonic() - started, 2)
-    return out
+    return LeaseGrowthResult.of(out)
 
 
 def _probe(

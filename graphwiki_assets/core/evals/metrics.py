@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -92,10 +93,11 @@ def retrieval_scores(retrieved: Sequence[str], needed: Sequence[str]) -> dict:
     }
 
 
-def dotted(data: dict, key: str):
+def dotted(data: Mapping[str, Any], key: str) -> Any:
     """``dotted(r, "two_stage.f1")`` is ``r["two_stage"]["f1"]``, or None when absent."""
+    value: Any = data
     for part in key.split("."):
-        if not isinstance(data, dict) or part not in data:
+        if not isinstance(value, Mapping) or part not in value:
             return None
-        data = data[part]
-    return data
+        value = value[part]
+    return value

@@ -24,6 +24,7 @@ import pandas as pd
 
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import metrics
+from graphwiki_assets.core.evals.results.retrieval import MultihopResult
 from graphwiki_assets.core.ingest.pipeline import Ingestor, ingest_documents, records_as_documents
 from graphwiki_assets.core.llm.prompts import estimate_tokens
 from graphwiki_assets.core.query.retrieval import GRAPH_METHODS, RetrievalConfig, flat_sources, retrieve_sources
@@ -127,11 +128,6 @@ def score_method(questions: list[dict], retrieved: dict[str, list[str]], tokens:
     }
 
 
-def reported_methods(result: dict) -> list[str]:
-    """The method keys a result holds, flat and the chosen graph method first."""
-    return [m for m in ("flat", "graph", *GRAPH_METHODS) if m in result]
-
-
 def retrieve(
     store: GraphStore,
     embedder: Embedder,
@@ -210,7 +206,7 @@ def run_multihop(
     name: str = "",
     with_sweep: bool = True,
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> MultihopResult:
     """Ingest ``docs`` into the (empty) store, then score flat and graph retrieval at k."""
     started = time.monotonic()
     namespace = name or "corpus"
@@ -268,4 +264,4 @@ def run_multihop(
         for q in questions
     ]
     result["seconds"] = round(time.monotonic() - started, 2)
-    return result
+    return MultihopResult.of(result)

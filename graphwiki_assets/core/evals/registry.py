@@ -5,14 +5,18 @@ and in which direction, and its report text.
 the Dagster eval assets (with their regression checks) have one entry per :class:`EvalSpec`,
 a kind bound to one labelled set. Adding an eval on a new set is one spec in :data:`EVALS`;
 a new kind adds its CLI arguments and its asset tables beside it (tests hold the three
-together). The evals' full results stay the JSON objects they print; what crosses into the
-CLI and the assets to be compared or shown as numbers is a :class:`Headline`.
+together). Each kind's run returns its typed result (``core/evals/results/``): that object is
+what crosses into the CLI and the assets, which print its JSON form (``Result.as_json``, the
+keys and values the eval always printed), read its fields for their tables and compare it
+with the baselines (dotted keys into the JSON form); the numbers shown beside each other
+cross as a :class:`Headline`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from typing import Any
 
 from graphwiki_assets.core.evals.datasets import (
     ANSWER_SETS,
@@ -25,25 +29,30 @@ from graphwiki_assets.core.evals.datasets import (
     extraction_gold,
 )
 from graphwiki_assets.core.evals.kinds import ANSWERS, CONTRADICTIONS, DOCS, ER, EXTRACTION, KINDS, MULTIHOP
-from graphwiki_assets.core.evals.spec import CORPUS_GROUP, EvalOptions, EvalSpec, Result
+from graphwiki_assets.core.evals.results.contradictions import ContradictionsResult
+from graphwiki_assets.core.evals.results.docs import DocsResult
+from graphwiki_assets.core.evals.results.er import ErResult
+from graphwiki_assets.core.evals.results.extraction import ExtractionResult
+from graphwiki_assets.core.evals.results.retrieval import AnswersResult, MultihopResult
+from graphwiki_assets.core.evals.spec import CORPUS_GROUP, EvalOptions, EvalSpec
 
 __all__ = ["BY_NAME", "CORPUS_GROUP", "EVALS", "KINDS", "EvalOptions", "EvalSpec", "UnknownEval", "bench_plan"]
 
 
-def _run_er(name: str, o: EvalOptions) -> Result:
+def _run_er(name: str, o: EvalOptions) -> ErResult:
     from graphwiki_assets.core.evals.runs import er_eval
 
     return er_eval(o.settings, o.embedder, o.llm, er_pairs(name), name=ER_SETS[name], log=o.log)
 
 
-def _run_multihop(name: str, o: EvalOptions) -> Result:
+def _run_multihop(name: str, o: EvalOptions) -> MultihopResult:
     from graphwiki_assets.core.evals.runs import multihop_eval
 
     ds = MULTIHOP_SETS[name]
     return multihop_eval(o.settings, o.embedder, o.llm, ds.corpus, ds.questions, k=o.k, name=ds.name, log=o.log)
 
 
-def _run_contradictions(name: str, o: EvalOptions) -> Result:
+def _run_contradictions(name: str, o: EvalOptions) -> ContradictionsResult:
     from graphwiki_assets.core.evals.runs import contradictions_eval
 
     ds = CONTRADICTION_SETS[name]
@@ -52,20 +61,20 @@ def _run_contradictions(name: str, o: EvalOptions) -> Result:
     )
 
 
-def _run_extraction(name: str, o: EvalOptions) -> Result:
+def _run_extraction(name: str, o: EvalOptions) -> ExtractionResult:
     from graphwiki_assets.core.evals.runs import extraction_eval
 
     return extraction_eval(o.settings, o.embedder, o.llm, extraction_gold(name), name=EXTRACTION_SETS[name], log=o.log)
 
 
-def _run_answers(name: str, o: EvalOptions) -> Result:
+def _run_answers(name: str, o: EvalOptions) -> AnswersResult:
     from graphwiki_assets.core.evals.runs import answers_eval
 
     ds = ANSWER_SETS[name]
     return answers_eval(o.settings, o.embedder, o.llm, ds.corpus, ds.questions, name=ds.name, log=o.log)
 
 
-def _run_docs(name: str, o: EvalOptions) -> Result:
+def _run_docs(name: str, o: EvalOptions) -> DocsResult:
     from graphwiki_assets.core.evals.runs import docs_eval
 
     ds = DOCS_SETS[name]
@@ -113,7 +122,7 @@ def _multihop_specs() -> list[EvalSpec]:
 
 
 def _other_specs() -> list[EvalSpec]:
-    specs = [
+    specs: list[EvalSpec[Any]] = [
         EvalSpec(
             name,
             CONTRADICTIONS,

@@ -11,6 +11,11 @@ from pathlib import Path
 
 from graphwiki_assets.core.evals import answers, contradictions, er, extraction, injection, multihop
 from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
+from graphwiki_assets.core.evals.results.contradictions import ContradictionsResult
+from graphwiki_assets.core.evals.results.docs import DocsResult
+from graphwiki_assets.core.evals.results.er import ErResult
+from graphwiki_assets.core.evals.results.extraction import ExtractionResult
+from graphwiki_assets.core.evals.results.retrieval import AnswersResult, MultihopResult
 from graphwiki_assets.core.settings import Settings
 
 Log = Callable[[str], None]
@@ -25,7 +30,7 @@ def er_eval(
     population: bool = True,
     name: str = "",
     log: Log = lambda m: None,
-) -> dict:
+) -> ErResult:
     pairs = er.load_pairs(pairs_path, limit)
     name = name or Path(pairs_path).stem
     if not population:
@@ -48,7 +53,7 @@ def multihop_eval(
     with_sweep: bool = True,
     name: str = "",
     log: Log = lambda m: None,
-) -> dict:
+) -> MultihopResult:
     docs, qs = multihop.load_set(corpus, questions, limit)
     name = name or Path(corpus).parent.name
     with eval_store(eval_settings(settings), log=log) as store:
@@ -68,7 +73,7 @@ def contradictions_eval(
     limit: int | None = None,
     name: str = "",
     log: Log = lambda m: None,
-) -> dict:
+) -> ContradictionsResult:
     """Pair mode on the labelled pairs; with ``inject`` (and its ``corpus``) the end-to-end
     mode too, on the same eval instance after a wipe."""
     if inject and not corpus:
@@ -81,8 +86,8 @@ def contradictions_eval(
         result = contradictions.run_pairs(store, embedder, llm, pairs, name=name or Path(pairs_path).stem, log=log)
         if inject:
             wipe(store)
-            result["end_to_end"] = injection.run_injection(store, embedder, llm, docs, injections, log=log)
-            result["end_to_end"].update({"corpus": str(corpus), "injections_file": str(inject)})
+            end_to_end = injection.run_injection(store, embedder, llm, docs, injections, log=log)
+            result = result.with_(end_to_end=end_to_end.with_(corpus=str(corpus), injections_file=str(inject)))
     return result
 
 
@@ -96,7 +101,7 @@ def extraction_eval(
     name: str = "",
     log: Log = lambda m: None,
     split: str | None = None,
-) -> dict:
+) -> ExtractionResult:
     """Extraction needs no graph: nothing here opens a Neo4j (``settings`` for symmetry)."""
     gold = extraction.load_gold(gold_path, limit, split)
     return extraction.run_extraction(
@@ -113,7 +118,7 @@ def answers_eval(
     limit: int | None = None,
     name: str = "",
     log: Log = lambda m: None,
-) -> dict:
+) -> AnswersResult:
     docs, qs = multihop.load_set(corpus, questions, limit)
     with eval_store(eval_settings(settings), log=log) as store:
         wipe(store)
@@ -130,7 +135,7 @@ def docs_eval(
     limit: int | None = None,
     name: str = "",
     log: Log = lambda m: None,
-) -> dict:
+) -> DocsResult:
     """The folder ingested into the eval instance as ``graphwiki ingest`` would, with the
     default schema config (the general preset, as every eval: numbers comparable with the
     baselines); the key and the label files default to those beside the corpus folder."""

@@ -1,14 +1,20 @@
 """The shape of an eval in the registry (core/evals/registry.py): its kind, its spec, the
-options every run gets, and the typed headline numbers the CLI, bench and the assets read."""
+options every run gets, and the typed headline numbers the CLI, bench and the assets read.
+
+A kind and its specs are generic in the kind's typed result (``core/evals/results/``): its
+run returns one, its report text and bench's extra fields read one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantic import JsonValue
 
 from graphwiki_assets.core.evals.metrics import dotted
+from graphwiki_assets.core.evals.results import Result
 
 if TYPE_CHECKING:
     from graphwiki_assets.core.embeddings import Embedder
@@ -16,8 +22,10 @@ if TYPE_CHECKING:
     from graphwiki_assets.core.settings import Settings
 
 Log = Callable[[str], None]
-# An eval's whole result as it is printed (--json) and stored: nested, and per eval its own.
-Result = dict[str, Any]
+# A kind's typed result; its JSON form (Result.as_json) is what is printed (--json) and gated.
+R = TypeVar("R", bound=Result)
+# What bench prints for one eval: the headline numbers and the kind's extra fields, as JSON.
+Summary = dict[str, JsonValue]
 # The asset group of the corpus-scale sets, whose ingest alone takes tens of minutes.
 CORPUS_GROUP = "evals_corpus"
 
@@ -60,7 +68,8 @@ class Headline:
     numbers: tuple[Number, ...]
 
     @classmethod
-    def of(cls, result: Result, keys: Iterable[str]) -> Headline:
+    def of(cls, result: Mapping[str, Any], keys: Iterable[str]) -> Headline:
+        """The numbers at ``keys`` (dotted) of a result's JSON form."""
         return cls(tuple(Number(k, v) for k in keys if (v := dotted(result, k)) is not None))
 
     def as_dict(self) -> dict[str, float | int]:
@@ -79,8 +88,12 @@ class EvalOptions:
     k: int = 5
 
 
+def _no_extras(result: Result) -> Summary:
+    return {}
+
+
 @dataclass(frozen=True)
-class EvalKind:
+class EvalKind(Generic[R]):
     """One kind of eval: ``graphwiki eval <command>``, its headline numbers in the order they
     are printed (a :class:`Gate` where the baselines hold the number to a direction), its
     report text and the fields bench prints beside the numbers."""
@@ -88,8 +101,8 @@ class EvalKind:
     command: str
     about: str
     numbers: tuple[str | Gate, ...]
-    text: Callable[[Result], str]
-    bench_extras: Callable[[Result], dict[str, Any]] = field(default=lambda result: {})
+    text: Callable[[R], str]
+    bench_extras: Callable[[R], Summary] = _no_extras
 
     @property
     def headline_keys(self) -> tuple[str, ...]:
@@ -99,19 +112,19 @@ class EvalKind:
     def gates(self) -> tuple[Gate, ...]:
         return tuple(n for n in self.numbers if isinstance(n, Gate))
 
-    def headline(self, result: Result) -> Headline:
-        return Headline.of(result, self.headline_keys)
+    def headline(self, result: R) -> Headline:
+        return Headline.of(result.as_json(), self.headline_keys)
 
 
 @dataclass(frozen=True)
-class EvalSpec:
+class EvalSpec(Generic[R]):
     """One eval on one labelled set: the asset, the bench entry and the baselines entry of
     ``name``. ``large`` sets (a corpus-scale ingest) run in bench only with ``--full``."""
 
     name: str
-    kind: EvalKind
+    kind: EvalKind[R]
     description: str
-    run: Callable[[EvalOptions], Result]
+    run: Callable[[EvalOptions], R]
     large: bool = False
     ungated: frozenset[str] = frozenset()  # the kind's gates this set cannot measure
 
@@ -119,8 +132,8 @@ class EvalSpec:
     def gates(self) -> tuple[Gate, ...]:
         return tuple(g for g in self.kind.gates if g.metric not in self.ungated)
 
-    def headline(self, result: Result) -> Headline:
+    def headline(self, result: R) -> Headline:
         return self.kind.headline(result)
 
-    def bench_summary(self, result: Result) -> dict[str, Any]:
+    def bench_summary(self, result: R) -> Summary:
         return {**self.headline(result).as_dict(), **self.kind.bench_extras(result)}

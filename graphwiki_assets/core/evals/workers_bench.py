@@ -27,6 +27,7 @@ from statistics import median
 from graphwiki_assets.core.encoders import build_encoder
 from graphwiki_assets.core.evals.instance import eval_server, eval_settings, eval_store, free_port, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
+from graphwiki_assets.core.evals.results.benches import WorkersBenchResult
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, records_as_documents
 from graphwiki_assets.core.ingest.workers import WorkerSetup, ingest_in_workers
 from graphwiki_assets.core.llm.client import build_llm
@@ -96,7 +97,7 @@ def run_workers_bench(
     chat_latency: float = 1.0,
     embed_latency: float = 0.05,
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> WorkersBenchResult:
     docs = load_jsonl(corpus)[:limit] if limit else load_jsonl(corpus)
     namespace = Path(corpus).parent.name or "corpus"
     config = replace(IngestConfig.from_settings(settings), batch_size=batch_size)
@@ -161,39 +162,41 @@ def _pass_numbers(n: int, passages: int, wall: float, report: dict, served: dict
 
 def _summary(
     runs: list[dict], warm: dict, passages: int, batch: int, chat_latency: float, embed_latency: float, corpus: str
-) -> dict:
+) -> WorkersBenchResult:
     one = next((r for r in runs if r["workers"] == 1), runs[0])
     for r in runs:
         r["speedup_over_one"] = round(r["passages_per_second"] / one["passages_per_second"], 3)
     best = max(runs, key=lambda r: r["passages_per_second"])
     ceiling = min(r["lease_ceiling_passages_per_second"] or float("inf") for r in runs)
-    return {
-        "corpus": corpus,
-        "passages": passages,
-        "batch_size": batch,
-        "chat_latency_s": chat_latency,
-        "embed_latency_s": embed_latency,
-        "warm_up": {"seconds": warm["seconds"], "chat": warm["chat"], "embeddings": warm["embeddings"]},
-        "runs": runs,
-        "same_graph_every_pass": len({(r["concepts"], r["claims"]) for r in runs}) == 1,
-        "best": {"workers": best["workers"], "passages_per_second": best["passages_per_second"]},
-        "lease_ceiling_passages_per_second": ceiling,
-        "lease_ceiling_documents_per_day": int(ceiling * SECONDS_PER_DAY) if ceiling != float("inf") else None,
-        "best_documents_per_day": int(best["passages_per_second"] * SECONDS_PER_DAY),
-    }
+    return WorkersBenchResult.of(
+        {
+            "corpus": corpus,
+            "passages": passages,
+            "batch_size": batch,
+            "chat_latency_s": chat_latency,
+            "embed_latency_s": embed_latency,
+            "warm_up": {"seconds": warm["seconds"], "chat": warm["chat"], "embeddings": warm["embeddings"]},
+            "runs": runs,
+            "same_graph_every_pass": len({(r["concepts"], r["claims"]) for r in runs}) == 1,
+            "best": {"workers": best["workers"], "passages_per_second": best["passages_per_second"]},
+            "lease_ceiling_passages_per_second": ceiling,
+            "lease_ceiling_documents_per_day": int(ceiling * SECONDS_PER_DAY) if ceiling != float("inf") else None,
+            "best_documents_per_day": int(best["passages_per_second"] * SECONDS_PER_DAY),
+        }
+    )
 
 
-def workers_plot(result: dict) -> bytes:
+def workers_plot(result: WorkersBenchResult) -> bytes:
     """Passages per second by workers, against linear scaling and the lease's ceiling."""
     from graphwiki_assets.core.figures import plt, png
 
-    runs = result["runs"]
-    xs = [r["workers"] for r in runs]
-    one = runs[0]["passages_per_second"] / runs[0]["workers"]
+    runs = result.runs
+    xs = [r.workers for r in runs]
+    one = runs[0].passages_per_second / runs[0].workers
     fig, ax = plt.subplots(figsize=(6, 3.8))
-    ax.plot(xs, [r["passages_per_second"] for r in runs], "o-", color="#2a6f97", label="measured")
+    ax.plot(xs, [r.passages_per_second for r in runs], "o-", color="#2a6f97", label="measured")
     ax.plot(xs, [one * x for x in xs], ":", color="#8d99ae", label="linear in workers")
-    ceiling = result["lease_ceiling_passages_per_second"]
+    ceiling = result.lease_ceiling_passages_per_second
     if ceiling:
         ax.axhline(ceiling, color="#e76f51", linestyle="--", label=f"lease ceiling ({ceiling:.2f}/s)")
     ax.set_xscale("log", base=2)
@@ -203,9 +206,9 @@ def workers_plot(result: dict) -> bytes:
         xticklabels=[str(x) for x in xs],
         xlabel="ingest workers",
         ylabel="passages per second",
-        title=f"{result['passages']} passages, chat {result['chat_latency_s']} s/call, "
-        f"embeddings {result['embed_latency_s']} s/request",
+        title=f"{result.passages} passages, chat {result.chat_latency_s} s/call, "
+        f"embeddings {result.embed_latency_s} s/request",
     )
-    ax.set_ylim(bottom=0, top=max(max(r["passages_per_second"] for r in runs), ceiling or 0) * 1.25)
+    ax.set_ylim(bottom=0, top=max(max(r.passages_per_second for r in runs), ceiling or 0) * 1.25)
     ax.legend(fontsize=8)
     return png(fig)

@@ -18,6 +18,7 @@ from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import cypher
 from graphwiki_assets.core.evals.docs import grading, samples
 from graphwiki_assets.core.evals.multihop import progress_every
+from graphwiki_assets.core.evals.results.docs import DocsResult
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.sources import discover
@@ -92,7 +93,7 @@ def run_docs(
     config: IngestConfig | None = None,
     name: str = "",
     log: Log = lambda msg: None,
-) -> dict:
+) -> DocsResult:
     """Ingest ``docs.corpus`` into the (empty) store, ask and grade every question, sample."""
     started = time.monotonic()
     config = config or IngestConfig()
@@ -116,21 +117,23 @@ def run_docs(
         samples.load_labels(docs.labels / "contradiction_labels.jsonl", "contradiction"),
     )
     total = grading.summarise(rows)
-    return {
-        "name": name or docs.corpus.parent.name,
-        "backend": llm.label,
-        "embedding_model": embedder.name,
-        "corpus": str(docs.corpus),
-        "files": len(files),
-        "files_not_read": not_read,
-        **total.as_dict(),
-        "by_split": {s: x.as_dict() for s, x in grading.by_split(rows).items()},
-        "by_shape": grading.by_shape(rows),
-        "concepts": concepts.as_dict(),
-        "contradictions": contradictions.as_dict(),
-        "ingest": ingest,
-        "ask_seconds": ask_seconds,
-        "seconds_per_question": round(ask_seconds / max(len(key), 1), 3),
-        "questions": [r.as_dict() for r in rows],
-        "seconds": round(time.monotonic() - started, 2),
-    }
+    return DocsResult.of(
+        {
+            "name": name or docs.corpus.parent.name,
+            "backend": llm.label,
+            "embedding_model": embedder.name,
+            "corpus": str(docs.corpus),
+            "files": len(files),
+            "files_not_read": not_read,
+            **total.as_dict(),
+            "by_split": {s: x.as_dict() for s, x in grading.by_split(rows).items()},
+            "by_shape": grading.by_shape(rows),
+            "concepts": concepts.as_dict(),
+            "contradictions": contradictions.as_dict(),
+            "ingest": ingest,
+            "ask_seconds": ask_seconds,
+            "seconds_per_question": round(ask_seconds / max(len(key), 1), 3),
+            "questions": [r.as_dict() for r in rows],
+            "seconds": round(time.monotonic() - started, 2),
+        }
+    )
