@@ -15,6 +15,7 @@ import time
 from contextlib import contextmanager
 
 from graphwiki_assets.cli.output import at_least, emit
+from graphwiki_assets.core.evals.results.queries import Concurrent, QueryBenchResult, QueryRun, Technique
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 
@@ -132,57 +133,58 @@ def run_query(args: argparse.Namespace) -> int:
             result = run_current(store, embedder, llm, config, label=args.uri or "current eval graph", log=_log)
         else:
             result = run_generated(store, embedder, llm, args.sizes, config, log=_log)
-    result["backend"], result["embedding_model"] = llm.label, embedder.name
-    emit(args, result, _text(result))
-    failed = sum(1 for t in result["targets"] if "errors" in t["target"] and not t["ok"])
-    return 1 if failed else 0
+    result = result.with_(backend=llm.label, embedding_model=embedder.name)
+    emit(args, result.as_json(), _text(result))
+    return 1 if result.failed else 0
 
 
-def _row(name: str, s: dict) -> str:
-    phases = "  ".join(f"{p[:4]} {s[f'{p}_ms']['p95']:7.1f}" for p in ("linking", "retrieval", "synthesis"))
-    t = s["total_ms"]
+def _row(name: str, s: Technique) -> str:
+    phases = "  ".join(f"{p[:4]} {s.phase(p).p95:7.1f}" for p in ("linking", "retrieval", "synthesis"))
+    t = s.total_ms
     return (
-        f"  {name:12} {s['technique']:28} p50 {t['p50']:7.1f}  p95 {t['p95']:7.1f}  p99 {t['p99']:7.1f}"
-        f"  | p95 by phase: {phases}  | found {s['found']}/{s['n']}, errors {s['errors']}"
+        f"  {name:12} {s.technique:28} p50 {t.p50:7.1f}  p95 {t.p95:7.1f}  p99 {t.p99:7.1f}"
+        f"  | p95 by phase: {phases}  | found {s.found}/{s.n}, errors {s.errors}"
     )
 
 
-def _text(result: dict) -> str:
+def _run_text(run: QueryRun, cpus: int | None) -> list[str]:
+    g, f, before, after = run.graph, run.flat, run.load_before, run.load_after
+    if run.single is None or g is None or f is None or before is None or after is None:  # nothing was asked
+        return [f"{run.label}: {run.error}"]
+    lines = [
+        f"{run.label}: {g['concepts']} concepts, {g['sources']} sources, {g['claims']} claims "
+        f"(load {before[0]} -> {after[0]} on {cpus} cpus)"
+    ]
+    lines += [_row(shape, s) for shape, s in run.single.items()]
+    lines.append(
+        f"  {'flat':12} {'vector top-' + str(f.k):28} p50 {f.total_ms.p50:7.1f}  "
+        f"p95 {f.total_ms.p95:7.1f}  p99 {f.total_ms.p99:7.1f}  | retrieval p95 "
+        f"{f.retrieval_ms.p95:.1f}"
+    )
+    c = run.concurrent
+    if isinstance(c, Concurrent):
+        lines.append(
+            f"  {c.askers} askers: {c.questions} questions, {c.errors} errors, "
+            f"{c.throughput_qps} q/s, p95 {c.total_ms.p95} ms = {c.p95_ratio} x the "
+            f"single-asker p95 ({c.single_p95_ms} ms)"
+        )
+    return lines
+
+
+def _text(result: QueryBenchResult) -> str:
     lines = []
-    for run in result["runs"]:
-        if "single" not in run:
-            lines.append(f"{run['label']}: {run.get('error')}")
-            continue
-        g = run["graph"]
-        lines.append(
-            f"{run['label']}: {g['concepts']} concepts, {g['sources']} sources, {g['claims']} claims "
-            f"(load {run['load_before'][0]} -> {run['load_after'][0]} on {result['cpus']} cpus)"
-        )
-        lines += [_row(shape, s) for shape, s in run["single"].items()]
-        f = run["flat"]
-        lines.append(
-            f"  {'flat':12} {'vector top-' + str(f['k']):28} p50 {f['total_ms']['p50']:7.1f}  "
-            f"p95 {f['total_ms']['p95']:7.1f}  p99 {f['total_ms']['p99']:7.1f}  | retrieval p95 "
-            f"{f['retrieval_ms']['p95']:.1f}"
-        )
-        c = run["concurrent"]
-        if c:
-            lines.append(
-                f"  {c['askers']} askers: {c['questions']} questions, {c['errors']} errors, "
-                f"{c['throughput_qps']} q/s, p95 {c['total_ms']['p95']} ms = {c['p95_ratio']} x the "
-                f"single-asker p95 ({c['single_p95_ms']} ms)"
-            )
-    if result["growth"]:
+    for run in result.runs:
+        lines += _run_text(run, result.cpus)
+    g = result.growth
+    if g.from_concepts is not None:
         from graphwiki_assets.core.evals.query_bench import SHAPES as TIMED_SHAPES
 
-        g = result["growth"]
         lines.append(
-            f"growth {g['from_concepts']} -> {g['to_concepts']} concepts (p95 end to end): "
-            + ", ".join(f"{shape} x{g[shape]['total_p95']}" for shape in TIMED_SHAPES)
+            f"growth {g.from_concepts} -> {g.to_concepts} concepts (p95 end to end): "
+            + ", ".join(f"{shape} x{g.of_shape(shape).total_p95}" for shape in TIMED_SHAPES)
         )
     lines.append("targets:")
     lines += [
-        f"  {'ok  ' if t['ok'] else 'MISS'} {t['graph']}: {t['target']} = {t['measured']} (limit {t['limit']})"
-        for t in result["targets"]
+        f"  {'ok  ' if t.ok else 'MISS'} {t.graph}: {t.target} = {t.measured} (limit {t.limit})" for t in result.targets
     ]
     return "\n".join(lines)

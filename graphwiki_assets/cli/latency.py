@@ -6,6 +6,7 @@ import argparse
 
 from graphwiki_assets.cli.output import add_common, at_least, emit
 from graphwiki_assets.cli.services import open_services
+from graphwiki_assets.core.evals.results.queries import LatencyResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,31 +47,31 @@ def run(args: argparse.Namespace) -> int:
         with open_services() as (_, store, embedder, llm):
             result = measure(store, embedder, llm, per_shape=args.n, seed=args.seed, hops=args.hops, k=args.k)
     lines = [
-        f"{shape:12} {r['technique'] or '-':28} n={r['n']:3}  p50 {r['p50_ms']:8.1f} ms  p95 {r['p95_ms']:8.1f} ms"
-        f"  p99 {r['p99_ms']:8.1f} ms  errors {r['errors']}"
-        for shape, r in result.get("shapes", {}).items()
+        f"{shape:12} {r.technique or '-':28} n={r.n:3}  p50 {r.p50_ms:8.1f} ms  p95 {r.p95_ms:8.1f} ms"
+        f"  p99 {r.p99_ms:8.1f} ms  errors {r.errors}"
+        for shape, r in (result.shapes or {}).items()
     ]
-    if "overall" in result:
-        o = result["overall"]
-        lines.append(f"{'overall':12} {'':28} n={o['n']:3}  p50 {o['p50']:8.1f} ms  p95 {o['p95']:8.1f} ms")
-    if "cli" in result:
-        c = result["cli"]
+    if result.overall is not None:
+        o = result.overall
+        lines.append(f"{'overall':12} {'':28} n={o.n:3}  p50 {o.p50:8.1f} ms  p95 {o.p95:8.1f} ms")
+    if result.cli is not None:
+        c = result.cli
         lines.append(
-            f"`graphwiki ask` processes: median {c['served_median_s']} s through the server, "
-            f"{c['in_process_median_s']} s in-process ({c['runs']} each)"
+            f"`graphwiki ask` processes: median {c.served_median_s} s through the server, "
+            f"{c.in_process_median_s} s in-process ({c.runs} each)"
         )
-    if "concurrent" in result:
-        c = result["concurrent"]
+    if result.concurrent is not None:
+        asked = result.concurrent
         lines.append(
-            f"{c['askers']} HTTP clients during an ingest: {c['questions']} questions, {c['errors']} errors, "
-            f"p95 {c['total_ms']['p95']} ms; ingest {c['ingest']['status']}, claims "
-            f"{c['ingest']['claims_in_graph']}/{c['ingest']['claims_reported']} in the graph"
+            f"{asked.askers} HTTP clients during an ingest: {asked.questions} questions, {asked.errors} errors, "
+            f"p95 {asked.total_ms.p95} ms; ingest {asked.ingest.status}, claims "
+            f"{asked.ingest.claims_in_graph}/{asked.ingest.claims_reported} in the graph"
         )
-    emit(args, result, "\n".join(lines) or result.get("error", ""))
+    emit(args, result.as_json(), "\n".join(lines) or result.error or "")
     return 0
 
 
-def _served(args: argparse.Namespace) -> dict:
+def _served(args: argparse.Namespace) -> LatencyResult:
     """The same questions asked of a running server; the graph is read only to draw them."""
     import os
 
@@ -86,8 +87,9 @@ def _served(args: argparse.Namespace) -> dict:
         raise RuntimeError(f"no `graphwiki serve` answers for {settings.home}: start one, or pass --serve URL")
     with GraphStore(settings.neo4j) as store:
         result = measure_served(store, client, per_shape=args.n, seed=args.seed, hops=args.hops, k=args.k)
-        if args.cli_runs and "overall" in result:
-            result["cli"] = time_cli(store, runs=args.cli_runs, seed=args.seed + 1)
-        if args.askers and "overall" in result:
-            result["concurrent"] = measure_concurrent_served(store, client, askers=args.askers, seed=args.seed + 2)
+        if args.cli_runs and result.overall is not None:
+            result = result.with_(cli=time_cli(store, runs=args.cli_runs, seed=args.seed + 1))
+        if args.askers and result.overall is not None:
+            concurrent = measure_concurrent_served(store, client, askers=args.askers, seed=args.seed + 2)
+            result = result.with_(concurrent=concurrent)
     return result

@@ -24,6 +24,7 @@ from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
 from graphwiki_assets.core.evals.latency import drawn_questions, measure
 from graphwiki_assets.core.evals.multihop import load_jsonl
 from graphwiki_assets.core.evals.query_bench import BenchConfig, Question, concurrent_summary, draw, timed
+from graphwiki_assets.core.evals.results.queries import CliTimes, LatencyResult, ServedConcurrent
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.server.client import ServerClient
 
@@ -42,16 +43,16 @@ def over_http(client: ServerClient) -> Callable[[Question, BenchConfig], Mapping
 
 def measure_served(
     store: GraphStore, client: ServerClient, per_shape: int = 30, seed: int = 0, hops: int = 2, k: int = 8
-) -> dict:
+) -> LatencyResult:
     result = measure(store, per_shape=per_shape, seed=seed, hops=hops, k=k, answer=over_http(client))
-    if "overall" in result:
-        overall = result["overall"]
-        result["server"] = client.url
-        result["targets"] = {
-            "p50_ms": {"limit": TARGET_P50_MS, "measured": overall["p50"], "ok": overall["p50"] <= TARGET_P50_MS},
-            "p95_ms": {"limit": TARGET_P95_MS, "measured": overall["p95"], "ok": overall["p95"] <= TARGET_P95_MS},
-        }
-    return result
+    overall = result.overall
+    if overall is None:
+        return result
+    targets = {
+        "p50_ms": {"limit": TARGET_P50_MS, "measured": overall.p50, "ok": overall.p50 <= TARGET_P50_MS},
+        "p95_ms": {"limit": TARGET_P95_MS, "measured": overall.p95, "ok": overall.p95 <= TARGET_P95_MS},
+    }
+    return result.with_(server=client.url, targets=targets)
 
 
 def _ask_process(store: GraphStore, text: str, served: bool, env: Mapping[str, str]) -> float:
@@ -71,7 +72,7 @@ def _ask_process(store: GraphStore, text: str, served: bool, env: Mapping[str, s
     return elapsed
 
 
-def time_cli(store: GraphStore, runs: int = 5, seed: int = 1, env: Mapping[str, str] | None = None) -> dict:
+def time_cli(store: GraphStore, runs: int = 5, seed: int = 1, env: Mapping[str, str] | None = None) -> CliTimes:
     """`graphwiki ask` as a new process per question, through the server and in-process
     (drawn with another seed than the latency run's, so few meet the server's caches)."""
     _, drawn = drawn_questions(store, per_shape=2 * runs, seed=seed)
@@ -79,13 +80,15 @@ def time_cli(store: GraphStore, runs: int = 5, seed: int = 1, env: Mapping[str, 
     env = os.environ if env is None else env
     served = [_ask_process(store, text, True, env) for text in questions[:runs]]
     here = [_ask_process(store, text, False, env) for text in questions[runs : 2 * runs]]
-    return {
-        "runs": runs,
-        "served_seconds": [round(s, 2) for s in served],
-        "in_process_seconds": [round(s, 2) for s in here],
-        "served_median_s": round(statistics.median(served), 2),
-        "in_process_median_s": round(statistics.median(here), 2),
-    }
+    return CliTimes.of(
+        {
+            "runs": runs,
+            "served_seconds": [round(s, 2) for s in served],
+            "in_process_seconds": [round(s, 2) for s in here],
+            "served_median_s": round(statistics.median(served), 2),
+            "in_process_median_s": round(statistics.median(here), 2),
+        }
+    )
 
 
 # What the askers' server ingests meanwhile: passages of another corpus than the graph's, so
@@ -114,7 +117,7 @@ def _wait_for_job(client: ServerClient, job_id: str, timeout: float = 1800.0) ->
 
 def measure_concurrent_served(
     store: GraphStore, client: ServerClient, askers: int = 8, per_asker: int = 12, seed: int = 2
-) -> dict:
+) -> ServedConcurrent:
     """``askers`` HTTP clients asking while the server ingests a source: every answer and
     the source's claims in the graph are checked (0 errors, nothing lost)."""
     config = BenchConfig(per_shape=1, warmup=0, askers=askers, per_asker=per_asker, seed=seed)
@@ -139,18 +142,22 @@ def measure_concurrent_served(
     summary = concurrent_summary(results, askers, time.perf_counter() - started)
     stored = store.query(cypher.SOURCE_CLAIMS_BY_NAME, name=name)
     report = finished.get("report") or {}
-    return {
-        **summary,
-        "ingest": {
-            "status": finished["status"],
-            "error": finished.get("error"),
-            "passages": ADDED_PASSAGES,
-            "claims_reported": report.get("claims"),
-            "claims_in_graph": stored[0]["claims"] if stored else 0,
-            "sources": report.get("sources"),
-            "name": name,
-            "started_at": finished["started_at"],
-            "finished_at": finished["finished_at"],
-        },
-        "nothing_lost": bool(stored) and finished["status"] == "done" and stored[0]["claims"] == report.get("claims"),
-    }
+    return ServedConcurrent.of(
+        {
+            **summary,
+            "ingest": {
+                "status": finished["status"],
+                "error": finished.get("error"),
+                "passages": ADDED_PASSAGES,
+                "claims_reported": report.get("claims"),
+                "claims_in_graph": stored[0]["claims"] if stored else 0,
+                "sources": report.get("sources"),
+                "name": name,
+                "started_at": finished["started_at"],
+                "finished_at": finished["finished_at"],
+            },
+            "nothing_lost": bool(stored)
+            and finished["status"] == "done"
+            and stored[0]["claims"] == report.get("claims"),
+        }
+    )

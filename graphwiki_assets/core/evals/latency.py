@@ -20,6 +20,7 @@ from graphwiki_assets.core.evals.query_bench import (
     percentile,
     spread,
 )
+from graphwiki_assets.core.evals.results.queries import LatencyResult
 from graphwiki_assets.core.store.driver import GraphStore
 
 __all__ = ["drawn_questions", "measure", "percentile"]
@@ -42,12 +43,12 @@ def measure(
     hops: int = 2,
     k: int = 8,
     answer: Answerer | None = None,
-) -> dict:
+) -> LatencyResult:
     """p50/p95 per shape and over all shapes; ``answer`` asks elsewhere (a server) instead of
     in this process, where the embedder and LLM are needed."""
     config, questions = drawn_questions(store, per_shape, seed, hops, k)
     if not any(questions.single.values()):
-        return {"error": "the graph has no connected concepts to ask about"}
+        return LatencyResult.of({"error": "the graph has no connected concepts to ask about"})
     single, totals = measure_answers(answer or in_process(store, embedder, llm), questions, config)
     shapes = {
         shape: {
@@ -65,12 +66,14 @@ def measure(
         for shape, s in single.items()
     }
     counts = store.query(cypher.GRAPH_SIZE)[0]
-    return {
-        "graph": {"concepts": counts["concepts"], "sources": counts["sources"]},
-        "per_shape": per_shape,
-        "seed": seed,
-        "hops": hops,
-        "k": k,
-        "shapes": shapes,
-        "overall": spread(totals),
-    }
+    return LatencyResult.of(
+        {
+            "graph": {"concepts": counts["concepts"], "sources": counts["sources"]},
+            "per_shape": per_shape,
+            "seed": seed,
+            "hops": hops,
+            "k": k,
+            "shapes": shapes,
+            "overall": spread(totals),
+        }
+    )

@@ -24,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from graphwiki_assets.core.evals import cypher
+from graphwiki_assets.core.evals.results.queries import QueryBenchResult
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.models import PPR_VIAS, TECHNIQUES
 from graphwiki_assets.core.query.retrieval import flat_by_vector
@@ -452,7 +453,7 @@ def run_generated(
     sizes: list[int],
     config: BenchConfig,
     log: Callable[[str], None] = lambda msg: None,
-) -> dict:
+) -> QueryBenchResult:
     """Generate each size in turn (each graph grows the last: the sizes are nested) and measure it.
     ``store`` must be disposable: whatever else it holds is wiped."""
     from graphwiki_assets.core.evals.generator import generate
@@ -471,24 +472,23 @@ def run_generated(
             }
         )
     grown = growth(runs)
-    return {
-        "config": config_dict(config),
-        "cpus": os.cpu_count(),
-        "runs": runs,
-        "growth": grown,
-        "targets": targets(runs[-1]["label"], runs[-1], grown) if runs else [],
-    }
+    targeted = targets(runs[-1]["label"], runs[-1], grown) if runs else []
+    return QueryBenchResult.of(
+        {"config": config_dict(config), "cpus": os.cpu_count(), "runs": runs, "growth": grown, "targets": targeted}
+    )
 
 
 def run_current(
     store: GraphStore, embedder, llm, config: BenchConfig, label: str, log: Callable[[str], None] = lambda msg: None
-) -> dict:
+) -> QueryBenchResult:
     """Measure the graph the store holds (nothing is written but signatures and the projection)."""
     run = {"label": label, **measure_graph(store, embedder, llm, config, None, log)}
-    return {
-        "config": config_dict(config),
-        "cpus": os.cpu_count(),
-        "runs": [run],
-        "growth": {},
-        "targets": targets(label, run),
-    }
+    return QueryBenchResult.of(
+        {
+            "config": config_dict(config),
+            "cpus": os.cpu_count(),
+            "runs": [run],
+            "growth": {},
+            "targets": targets(label, run),
+        }
+    )
