@@ -93,21 +93,19 @@ class EndToEnd(InjectionSummary):
     injections_file: str | None = None
 
 
-class ContradictionsResult(Result):
+class PairsRun(Part):
+    """What was run: the set, the backend, the labels' counts and the stage's settings."""
+
     name: str
     backend: str
     embedding_model: str
     counts: dict[str, int]
     config: ConflictConfig
-    # the Rates of every pair
-    n: int
-    catch_rate: Rate
-    false_alarm: FalseAlarms
-    precision: Rate
-    caught: int
-    contradicts: int
-    false_alarms: int
-    not_contradicts: int
+
+
+class ContradictionsResult(Rates, PairsRun, Result):
+    """The run (PairsRun), the Rates of every pair after it, then the rest."""
+
     by_split: dict[str, Rates]
     by_kind: dict[str, Rates]
     outcomes: dict[str, dict[str, int]]

@@ -64,23 +64,20 @@ class GradedQuestion(Part):
     answer: str
 
 
-class DocsResult(Result):
+class DocsRun(Part):
+    """What was read: the set, the backend, the folder and its files."""
+
     name: str
     backend: str
     embedding_model: str
     corpus: str
     files: int
     files_not_read: dict[str, int]  # files the reader leaves out, by suffix
-    # the Grades of every question
-    n: int
-    answerable: int
-    out_of_corpus: int
-    useful: Rate
-    partly: Rate
-    wrong: Rate
-    missed: Rate
-    abstained_out_of_corpus: Rate
-    counts: dict[str, int]
+
+
+class DocsResult(Grades, DocsRun, Result):
+    """The run (DocsRun), the Grades of every question after it, then the rest."""
+
     by_split: dict[str, Grades]
     by_shape: dict[str, dict[str, int]]
     concepts: Concepts

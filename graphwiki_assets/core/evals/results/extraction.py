@@ -17,17 +17,12 @@ class Scores(Part):
     found: int
 
 
-class ThresholdScores(Part):
-    """Claims scored at one cosine threshold."""
-
+class Threshold(Part):
     threshold: Num
-    precision: Num
-    recall: Num
-    f1: Num
-    extracted: int
-    gold: int
-    correct: int
-    found: int
+
+
+class ThresholdScores(Scores, Threshold):
+    """Claims scored at one cosine threshold (the threshold first)."""
 
 
 class SplitScores(Part):

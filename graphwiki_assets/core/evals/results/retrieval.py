@@ -134,23 +134,19 @@ class Unsupported(Part):
     reason: str
 
 
-class AnswersResult(Result):
+class AnswersRun(Part):
     name: str
     backend: str
     embedding_model: str
     n: int
     corpus_docs: int
+
+
+class AnswersResult(AnswerSummary, AnswersRun, Result):
+    """The run (AnswersRun), the AnswerSummary of every question after it, then the rest."""
+
     # The summary's count of questions is replaced, in place, by the questions themselves.
-    questions: list[AnswerRow]
-    sentences: int
-    supported: int
-    supported_rate: Rate
-    uncited_sentences: int
-    abstention_correct: Rate
-    needed_not_retrieved: int
-    abstained_when_missing: Rate
-    answered_when_retrieved: Rate
-    answer_found: Rate
+    questions: list[AnswerRow]  # type: ignore[assignment]
     control_supported_rate: Rate
     control_pairs: int
     by_split: dict[str, AnswerSummary]
