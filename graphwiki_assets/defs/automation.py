@@ -8,7 +8,13 @@ and its default one is off in a new deployment, so the code location ships its o
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 import dagster as dg
+
+from graphwiki_assets.core.setting_fields import declared, read
 
 AFTER_INGEST = (
     (dg.AutomationCondition.newly_missing() | dg.AutomationCondition.any_deps_updated()).since_last_handled()
@@ -16,10 +22,32 @@ AFTER_INGEST = (
     & ~dg.AutomationCondition.in_progress()
 )
 
-after_ingest_sensor = dg.AutomationConditionSensorDefinition(
-    "after_ingest",
-    target=dg.AssetSelection.all(),  # only assets with an automation condition are evaluated
-    default_status=dg.DefaultSensorStatus.RUNNING,
-    minimum_interval_seconds=30,
-    description="Refreshes the GDS projection, the shape signatures and the lint report after an ingest.",
-)
+
+@dataclass(frozen=True)
+class SensorSettings:
+    """How often the code location's sensors look: fixed when it loads, as Dagster needs."""
+
+    interval_s: int = declared(
+        30,
+        env="GRAPHWIKI_SENSOR_INTERVAL_S",
+        what="seconds between two looks of the sources sensor, and between two automation evaluations",
+    )
+
+
+def sensor_interval_s(env: Mapping[str, str] | None = None) -> int:
+    return read(SensorSettings, os.environ if env is None else env, SensorSettings()).interval_s
+
+
+def after_ingest_sensor(interval_s: int) -> dg.AutomationConditionSensorDefinition:
+    return dg.AutomationConditionSensorDefinition(
+        "after_ingest",
+        target=dg.AssetSelection.all(),  # only assets with an automation condition are evaluated
+        default_status=dg.DefaultSensorStatus.RUNNING,
+        minimum_interval_seconds=interval_s,
+        description="Refreshes the GDS projection, the shape signatures and the lint report after an ingest.",
+    )
+
+
+@dg.definitions
+def defs() -> dg.Definitions:
+    return dg.Definitions(sensors=[after_ingest_sensor(sensor_interval_s())])

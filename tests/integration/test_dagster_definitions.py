@@ -70,11 +70,20 @@ def test_the_sources_sensor_targets_the_ingest_job_and_runs_by_default():
     assert sensor.job_name == "ingest_sources"
 
 
+def test_both_sensors_look_every_30_seconds_unless_the_environment_says_otherwise(monkeypatch):
+    monkeypatch.delenv("GRAPHWIKI_SENSOR_INTERVAL_S", raising=False)
+    defs = _defs()
+    assert {defs.resolve_sensor_def(n).minimum_interval_seconds for n in ("sources_sensor", "after_ingest")} == {30}
+    monkeypatch.setenv("GRAPHWIKI_SENSOR_INTERVAL_S", "5")
+    defs = _defs()  # read when the code location loads
+    assert {defs.resolve_sensor_def(n).minimum_interval_seconds for n in ("sources_sensor", "after_ingest")} == {5}
+
+
 def _sensor(instance, config, neo4j, cursor=None):
     from graphwiki_assets.defs.ingest.sensors import sources_sensor
     from graphwiki_assets.defs.resources import LLMResource
 
-    return sources_sensor(
+    return sources_sensor(30)(
         dg.build_sensor_context(
             instance=instance, cursor=cursor, resources={"graphwiki": config, "neo4j": neo4j, "llm": LLMResource()}
         )

@@ -82,6 +82,7 @@ def dagster_ui(settings, store, tmp_path):
         "NEO4J_URI": settings.neo4j.uri,
         "NEO4J_USERNAME": settings.neo4j.username,
         "NEO4J_PASSWORD": settings.neo4j.password,
+        "GRAPHWIKI_SENSOR_INTERVAL_S": "5",  # the file is seen, and the lint follows, within seconds
     }
     for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):  # the offline backend
         env.pop(key, None)

@@ -61,14 +61,18 @@ def run_tags(count: int, llm_label: str, batch: int) -> dict[str, str]:
     return {"graphwiki/sources": str(count), "graphwiki/llm": llm_label, "graphwiki/batch": str(batch)}
 
 
-@dg.sensor(
-    job=ingest_job,
-    minimum_interval_seconds=30,
-    default_status=dg.DefaultSensorStatus.RUNNING,
-    description="Watches the sources folder; new or changed files become partitions, and those whose text "
-    "the graph does not hold yet become a few runs of many partitions.",
-)
-def sources_sensor(
+def sources_sensor(interval_s: int) -> dg.SensorDefinition:
+    return dg.sensor(
+        name="sources_sensor",
+        job=ingest_job,
+        minimum_interval_seconds=interval_s,
+        default_status=dg.DefaultSensorStatus.RUNNING,
+        description="Watches the sources folder; new or changed files become partitions, and those whose text "
+        "the graph does not hold yet become a few runs of many partitions.",
+    )(look_at_sources)
+
+
+def look_at_sources(
     context: dg.SensorEvaluationContext, graphwiki: GraphwikiConfig, neo4j: Neo4jResource, llm: LLMResource
 ) -> dg.SensorResult | dg.SkipReason:
     folder = Path(graphwiki.sources_dir)
