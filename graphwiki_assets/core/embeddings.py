@@ -8,7 +8,8 @@ callers hand over every text of a unit of work at once. Each distinct text is en
 once per call, and a bounded text-hash cache keeps a text seen before from being
 encoded again. The model runs on ONNX Runtime when it can be exported there
 (``embeddings_onnx``: the same vectors, less fixed cost per call, no spinning threads),
-and on PyTorch otherwise.
+and on PyTorch otherwise. An export checked once is loaded alone: PyTorch and
+sentence-transformers are then only imported if something asks for the model itself.
 """
 
 from __future__ import annotations
@@ -18,15 +19,16 @@ import os
 import threading
 from collections import OrderedDict
 from functools import cached_property, lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from graphwiki_assets.core.embeddings_onnx import OnnxEncoder, load_onnx_encoder
+from graphwiki_assets.core.embeddings_onnx import OnnxEncoder, load_checked_encoder, load_onnx_encoder, threads
 from graphwiki_assets.core.settings import DEFAULT_EMBEDDING_MODEL
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
+_EXPORT_LOCK = threading.Lock()  # apart: the first export happens inside an encode call, under _LOCK
 # The model reads at most a few hundred tokens; tokenising megabytes only to cut them is waste.
 MAX_TEXT_CHARS = 20_000
 
@@ -78,15 +80,19 @@ class Embedder:
         path = resolve_model_path(name)
         if path != name or os.path.isdir(path):
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from sentence_transformers import SentenceTransformer
-
-        self._model = SentenceTransformer(path, device="cpu")
         self._path = path
-        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        dimension = get_dim()
-        if dimension is None:  # a vector index needs one fixed size
-            raise ValueError(f"embedding model {name!r} does not state its output dimension")
-        self.dimension = int(dimension)
+        self._onnx: OnnxEncoder | None = load_checked_encoder(path, threads())
+        self._onnx_tried = self._onnx is not None
+        if self._onnx is not None:
+            self.dimension = self._onnx.dimension
+        else:
+            get_dim = (
+                getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+            )
+            dimension = get_dim()
+            if dimension is None:  # a vector index needs one fixed size
+                raise ValueError(f"embedding model {name!r} does not state its output dimension")
+            self.dimension = int(dimension)
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self.encoded = 0  # texts actually run through the model (not served from the cache)
@@ -114,17 +120,26 @@ class Embedder:
     def encode_one(self, text: str) -> list[float]:
         return self.encode([text])[0].tolist()
 
+    @cached_property
+    def model(self) -> Any:
+        """The sentence-transformers model: loaded only when PyTorch runs, or to check an export."""
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(self._path, device="cpu")
+
     @property
     def max_word_pieces(self) -> int:
-        limit = self._model.max_seq_length
+        limit = self.onnx.max_length if self.onnx is not None else self.model.max_seq_length
         if limit is None:
             raise ValueError(f"embedding model {self.name!r} does not state its input limit")
         return int(limit)
 
     def word_pieces(self, texts: list[str]) -> list[int]:
         """Tokens the model reads for each text, after its own truncation: the unit its cost grows with."""
-        limit = self.max_word_pieces
-        ids = self._model.tokenizer([t[:MAX_TEXT_CHARS] for t in texts], truncation=True, max_length=limit)["input_ids"]
+        clipped = [t[:MAX_TEXT_CHARS] for t in texts]
+        if self.onnx is not None:
+            return [len(ids) for ids in self.onnx.token_ids(clipped)]
+        ids = self.model.tokenizer(clipped, truncation=True, max_length=self.max_word_pieces)["input_ids"]
         return [len(row) for row in ids]
 
     def encode_uncached(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
@@ -139,17 +154,20 @@ class Embedder:
     def _run(self, texts: list[str], batch_size: int) -> np.ndarray:
         if self.onnx is not None:
             return self.onnx.encode(texts, batch_size)
-        return self._model.encode(
+        return self.model.encode(
             texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
         ).astype(np.float32)
 
-    @cached_property
+    @property
     def onnx(self) -> OnnxEncoder | None:
-        """Exported once per user and model (then found in the cache) on the first call, not at
-        load: a command that never encodes never pays for it."""
-        import torch
-
-        return load_onnx_encoder(self._model, self._path, torch.get_num_threads())
+        """Exported once per user and model (then found in the cache) and checked against the
+        model on the first call, not at load: a command that never encodes never pays for it."""
+        if not self._onnx_tried:
+            with _EXPORT_LOCK:
+                if not self._onnx_tried:
+                    self._onnx = load_onnx_encoder(self.model, self._path, threads())
+                    self._onnx_tried = True
+        return self._onnx
 
 
 @lru_cache(maxsize=4)
