@@ -167,6 +167,21 @@ def extract_documents(
     for pack, result in zip(retry, call_all(lambda p: _call(llm, p, types), retry, llm.concurrency)):
         answers.update({pack[0].request.source_id: str(result)} if isinstance(result, LLMError) else result)
 
+    _assemble(out, docs, pieces, answers, over, removed, mapper, llm.label)
+    return out
+
+
+def _assemble(
+    out: Extracted,
+    docs: list[SourceDocument],
+    pieces: list[_Piece],
+    answers: dict[str, DocumentExtraction | str],
+    over: set[int],
+    removed: list[list[str]],
+    mapper: TypeMapper | None,
+    label: str,
+) -> None:
+    """Each document's answers merged into its candidates, or the first problem as its failure."""
     by_doc: dict[int, list[_Piece]] = {}
     for piece in pieces:
         by_doc.setdefault(piece.doc, []).append(piece)
@@ -178,7 +193,7 @@ def extract_documents(
         if problems:
             out.failed[doc.source_id] = f"extraction failed: {problems[0]}"
             continue
-        extraction = merge_extractions([a.as_response(llm.label) for a in parts if not isinstance(a, str)])
+        extraction = merge_extractions([a.as_response(label) for a in parts if not isinstance(a, str)])
         extraction = written_aliases_only(extraction, doc.text)
         typed = {}
         if mapper is not None:
@@ -199,7 +214,6 @@ def extract_documents(
                 typed=typed,
             )
         )
-    return out
 
 
 def _flat(text: str) -> str:
