@@ -218,8 +218,7 @@ def load_onnx_encoder(model, model_path: str, threads: int, folder: Path | None 
     files = ModelFolder.read(model_path)
     if files is None or files.max_length != model.max_seq_length:
         return None
-    folder = folder or user_cache_dir() / "onnx"
-    target = folder / f"{_fingerprint(model_path, files.max_length)}.onnx"
+    target = _export_path(model_path, files, folder)
     verified = target.with_suffix(".json")
     try:
         if not target.exists():
@@ -244,6 +243,11 @@ def load_onnx_encoder(model, model_path: str, threads: int, folder: Path | None 
         return None
 
 
+def _export_path(model_path: str, files: ModelFolder, folder: Path | None) -> Path:
+    """Where the export of this model lives: the per-user cache unless ``folder`` is given."""
+    return (folder or user_cache_dir() / "onnx") / f"{_fingerprint(model_path, files.max_length)}.onnx"
+
+
 def _checked(verified: Path) -> bool:
     """Whether this export passed today's check (the probes and the tokenizer's ids)."""
     try:
@@ -259,12 +263,10 @@ def load_checked_encoder(model_path: str, threads: int, folder: Path | None = No
     files = ModelFolder.read(model_path)
     if files is None:
         return None
-    target = (folder or user_cache_dir() / "onnx") / f"{_fingerprint(model_path, files.max_length)}.onnx"
+    target = _export_path(model_path, files, folder)
     if not target.exists() or not _checked(target.with_suffix(".json")):
         return None
     try:
-        import onnxruntime  # noqa: F401
-
         return OnnxEncoder(files, target, threads)
     except Exception as exc:  # the full load decides again
         log.warning("the checked ONNX export of %s does not load: %s", model_path, exc)

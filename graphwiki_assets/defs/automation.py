@@ -9,7 +9,6 @@ and its default one is off in a new deployment, so the code location ships its o
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import dagster as dg
@@ -34,8 +33,8 @@ class SensorSettings:
     )
 
 
-def sensor_interval_s(env: Mapping[str, str] | None = None) -> int:
-    return read(SensorSettings, os.environ if env is None else env, SensorSettings()).interval_s
+def sensor_interval_s() -> int:
+    return read(SensorSettings, os.environ, SensorSettings()).interval_s
 
 
 def after_ingest_sensor(interval_s: int) -> dg.AutomationConditionSensorDefinition:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from graphwiki_assets.core.evals.instance import free_port
+from graphwiki_assets.core.processes import stoppable
 from tests.support.paths import REPO_ROOT
 
 pytestmark = [pytest.mark.ui, pytest.mark.timeout(900)]
@@ -58,12 +59,6 @@ def _wait(what: str, probe, timeout: float, log: Path) -> object:
     raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; dg dev said:\n{tail}")
 
 
-def _interruptible() -> None:
-    """A CI job runs in the background, where SIGINT comes inherited as ignored; `dg dev`
-    shuts its webserver and daemon down with an interrupt, so they would outlive its SIGTERM."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.fixture
 def dagster_ui(settings, store, tmp_path):
     """`dg dev` on a free port over an empty sources folder; yields (url, sources folder, log)."""
@@ -95,7 +90,7 @@ def dagster_ui(settings, store, tmp_path):
         stdout=open(log, "wb"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
-        preexec_fn=_interruptible,
+        preexec_fn=stoppable,  # a CI job in the background hands SIGINT down ignored; dg dev stops by it
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -41,43 +41,43 @@ def _baselines(value: float, tolerance: float = 0.02) -> dict:
 
 def test_a_metric_below_baseline_minus_tolerance_is_a_regression():
     result = {"two_stage": {"f1": 0.70}, "ingest": {"prompt_tokens_per_passage": 105}}
-    assert not baselines.regressions(baselines.compare_json("er_eval_general", result, _baselines(0.71)))
-    failed = baselines.regressions(baselines.compare_json("er_eval_general", result, _baselines(0.75)))
+    assert not baselines.regressions(baselines.compare("er_eval_general", result, _baselines(0.71)))
+    failed = baselines.regressions(baselines.compare("er_eval_general", result, _baselines(0.75)))
     assert [c.metric for c in failed] == ["two_stage.f1"]
     assert "baseline 0.75" in failed[0].describe()
 
 
 def test_lower_is_better_metrics_and_missing_metrics_regress_too():
     costly = {"two_stage": {"f1": 0.9}, "ingest": {"prompt_tokens_per_passage": 111}}
-    assert [
-        c.metric for c in baselines.regressions(baselines.compare_json("er_eval_general", costly, _baselines(0.5)))
-    ] == ["ingest.prompt_tokens_per_passage"]
-    assert baselines.regressions(baselines.compare_json("er_eval_general", {}, _baselines(0.5)))
+    assert [c.metric for c in baselines.regressions(baselines.compare("er_eval_general", costly, _baselines(0.5)))] == [
+        "ingest.prompt_tokens_per_passage"
+    ]
+    assert baselines.regressions(baselines.compare("er_eval_general", {}, _baselines(0.5)))
 
 
 def test_a_run_is_compared_only_with_the_numbers_of_the_backend_it_ran_on():
     committed = _baselines(0.5) | {"local": {"label": "openai:tiny", "evals": _baselines(0.9)["evals"]}}
     result = {"two_stage": {"f1": 0.7}, "ingest": {"prompt_tokens_per_passage": 100}}
-    assert not baselines.regressions(baselines.compare_json("er_eval_general", result, committed, "offline-rules/v3"))
-    local = baselines.regressions(baselines.compare_json("er_eval_general", result, committed, "openai:tiny"))
+    assert not baselines.regressions(baselines.compare("er_eval_general", result, committed, "offline-rules/v3"))
+    local = baselines.regressions(baselines.compare("er_eval_general", result, committed, "openai:tiny"))
     assert [c.metric for c in local] == ["two_stage.f1"]
     # a model no numbers were committed for has nothing to regress against, not the rules' numbers
-    assert baselines.compare_json("er_eval_general", result, committed, "openai:gpt-4o-mini") == []
+    assert baselines.compare("er_eval_general", result, committed, "openai:gpt-4o-mini") == []
 
 
 def test_recording_a_models_run_keeps_the_offline_gate_and_adds_its_own_section():
     committed = _baselines(0.5)
     result = {"two_stage": {"f1": 0.81234}, "ingest": {"prompt_tokens_per_passage": 120}}
     about = {"date": "2026-12-03", "backend": "openai:tiny"}
-    out = baselines.record_json(committed, "openai:tiny", "local", "er_eval_general", result, about)
+    out = baselines.record(committed, "openai:tiny", "local", "er_eval_general", result, about)
     assert out["evals"] == committed["evals"]  # the rules' numbers are untouched
     entry = out["local"]["evals"]["er_eval_general"]
     assert out["local"]["label"] == "openai:tiny" and entry["backend"] == "openai:tiny"
     assert entry["higher_is_better"] == {"two_stage.f1": 0.8123}
     # a metric's own tolerance is kept with the new value
     assert entry["lower_is_better"] == {"ingest.prompt_tokens_per_passage": {"value": 120.0, "tolerance": 10}}
-    assert not baselines.regressions(baselines.compare_json("er_eval_general", result, out, "openai:tiny"))
-    rules = baselines.record_json(committed, "offline-rules/v3", "local", "er_eval_general", result, about)
+    assert not baselines.regressions(baselines.compare("er_eval_general", result, out, "openai:tiny"))
+    rules = baselines.record(committed, "offline-rules/v3", "local", "er_eval_general", result, about)
     assert rules["evals"]["er_eval_general"]["higher_is_better"] == {"two_stage.f1": 0.8123} and "local" not in rules
 
 

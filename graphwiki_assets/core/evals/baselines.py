@@ -84,15 +84,16 @@ def section(baselines: dict, label: str | None) -> dict:
     return {"evals": {}}
 
 
-def compare(eval_name: str, result: Result, baselines: dict, label: str | None = None) -> list[Comparison]:
-    """Every baseline metric of ``eval_name`` measured on backend ``label`` against the result."""
-    return compare_json(eval_name, result.as_json(), baselines, label)
+def _measured(result: Result | Mapping[str, Any]) -> Mapping[str, Any]:
+    """A result's JSON form, where the baselines file's dotted keys point."""
+    return result.as_json() if isinstance(result, Result) else result
 
 
-def compare_json(
-    eval_name: str, measured: Mapping[str, Any], baselines: dict, label: str | None = None
+def compare(
+    eval_name: str, result: Result | Mapping[str, Any], baselines: dict, label: str | None = None
 ) -> list[Comparison]:
-    """:func:`compare` on a result's JSON form (the dotted keys of the baselines file)."""
+    """Every baseline metric of ``eval_name`` measured on backend ``label`` against the result."""
+    measured = _measured(result)
     baselines = section(baselines, label)
     entry = baselines.get("evals", {}).get(eval_name)
     if not entry:
@@ -107,17 +108,13 @@ def compare_json(
     return out
 
 
-def record(baselines: dict, label: str, section_key: str, eval_name: str, result: Result, about: dict) -> dict:
+def record(
+    baselines: dict, label: str, section_key: str, eval_name: str, result: Result | Mapping[str, Any], about: dict
+) -> dict:
     """``baselines`` with ``eval_name``'s numbers from ``result`` as the new baseline of backend
     ``label``: the same metrics (and tolerances) the offline entry gates on, today's values.
     The offline rules write the top-level entries; any other backend its ``section_key``."""
-    return record_json(baselines, label, section_key, eval_name, result.as_json(), about)
-
-
-def record_json(
-    baselines: dict, label: str, section_key: str, eval_name: str, measured: Mapping[str, Any], about: dict
-) -> dict:
-    """:func:`record` from a result's JSON form."""
+    measured = _measured(result)
     template = baselines.get("evals", {}).get(eval_name, {})
     entry: dict = dict(about)
     for direction in ("higher_is_better", "lower_is_better"):
