@@ -143,7 +143,7 @@ def run_backfill(args: argparse.Namespace) -> int:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    from graphwiki_assets.core.embeddings import load_embedder
+    from graphwiki_assets.core.encoders import build_encoder
     from graphwiki_assets.core.evals.datasets import MULTIHOP_SETS
     from graphwiki_assets.core.evals.ingest_bench import run_ingest_bench
     from graphwiki_assets.core.settings import Settings
@@ -152,7 +152,7 @@ def run_ingest(args: argparse.Namespace) -> int:
     corpus = args.corpus or MULTIHOP_SETS["multihop_eval_musique"].corpus
     log = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)  # noqa: E731  (stdout is the JSON)
     started = time.monotonic()
-    embedder = load_embedder(settings.embedding_model)
+    embedder = build_encoder(settings, lazy=False)  # the service at GRAPHWIKI_EMBEDDINGS_BASE_URL, as ingest does
     loaded = time.monotonic() - started
     result = run_ingest_bench(
         settings,

@@ -97,6 +97,7 @@ class Embedder:
         self._cache_size = cache_size
         self.encoded = 0  # texts actually run through the model (not served from the cache)
         self.model_calls = 0
+        self._torch_pieces = 0
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """L2-normalised float32 vectors, one row per text (cosine = dot product)."""
@@ -151,9 +152,15 @@ class Embedder:
         """Which runtime runs the model: ``onnxruntime`` or ``pytorch``."""
         return "onnxruntime" if self.onnx is not None else "pytorch"
 
+    @property
+    def pieces_read(self) -> int:
+        """Word pieces the model has read in this process: what its encoding cost grows with."""
+        return (self._onnx.pieces_read if self._onnx is not None else 0) + self._torch_pieces
+
     def _run(self, texts: list[str], batch_size: int) -> np.ndarray:
         if self.onnx is not None:
             return self.onnx.encode(texts, batch_size)
+        self._torch_pieces += sum(self.word_pieces(texts))
         return self.model.encode(
             texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
         ).astype(np.float32)

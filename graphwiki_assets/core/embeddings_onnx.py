@@ -173,6 +173,7 @@ class OnnxEncoder:
         self._tokenizer = folder.tokenizer()
         self.max_length = folder.max_length
         self.dimension = folder.dimension
+        self.pieces_read = 0  # word pieces run through the model, padding excluded
 
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         """The ids the model reads for each text, after truncation, before padding."""
@@ -199,6 +200,7 @@ class OnnxEncoder:
         }
         feed = {name: features[name] for name in self._inputs}
         hidden = self._session.run(None, feed)[0]
+        self.pieces_read += int(features["attention_mask"].sum())
         mask = features["attention_mask"][..., None].astype(np.float32)
         pooled = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
         return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True).clip(1e-12)).astype(np.float32)

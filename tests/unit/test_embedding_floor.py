@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from graphwiki_assets.cli.main import main
+from graphwiki_assets.core.cpu_time import cores
 
 RECORDS = [
     {"id": "a", "title": "Quillmere", "text": "Quillmere is a harbour town on the Vell coast."},
@@ -30,3 +31,6 @@ def test_the_floor_is_the_sources_word_pieces_over_the_encoders_rate(tmp_path, c
     assert out["word_pieces"] == sum(expected)
     assert len(out["encoder_runs"]) == 3 and all(r["seconds"] > 0 for r in out["encoder_runs"])
     assert out["floor_seconds"] == round(out["word_pieces"] / out["word_pieces_per_second"], 1)
+    # What reading costs in CPU, all the encoder's threads: what an ingest sharing the cores pays.
+    assert all(r["cpu_seconds"] > 0 for r in out["encoder_runs"])
+    assert out["cpu_seconds_per_1k_word_pieces"] > 0 and out["cores"] == cores()

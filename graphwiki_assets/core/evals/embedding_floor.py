@@ -4,7 +4,8 @@ Every design of ingest reads each source through the encoder at least once, so t
 pieces of the sources divided by the encoder's rate on this machine (measured alone, in
 large batches) is a lower bound on the wall time of any ingest that embeds them here, before
 claims, mentions, vector search or writes. It tells a time target that cannot be met on
-this hardware with this model from one that can.
+this hardware with this model from one that can. The encoder's CPU seconds per word piece
+say what embedding costs inside an ingest, where it shares the cores with everything else.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
+from graphwiki_assets.core.cpu_time import cores, process_seconds
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals.multihop import load_jsonl
 from graphwiki_assets.core.evals.results.benches import EmbeddingFloorResult
@@ -34,18 +36,21 @@ def embedding_floor(
         start = (i * sample) % max(len(texts), 1)
         chunk = texts[start : start + sample] or texts[:sample]
         chunk_pieces = sum(embedder.word_pieces(chunk))
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), process_seconds() or 0.0
         embedder.encode_uncached(chunk)
         seconds = time.perf_counter() - began
+        cpu = (process_seconds() or 0.0) - cpu
         runs.append(
             {
                 "texts": len(chunk),
                 "word_pieces": chunk_pieces,
                 "seconds": round(seconds, 3),
                 "word_pieces_per_second": round(chunk_pieces / max(seconds, 1e-9), 1),
+                "cpu_seconds": round(cpu, 3),
             }
         )
     rate = statistics.median(r["word_pieces_per_second"] for r in runs)
+    cpu_per_1k = statistics.median(1000 * r["cpu_seconds"] / max(r["word_pieces"], 1) for r in runs)
     return EmbeddingFloorResult.of(
         {
             "corpus": str(corpus),
@@ -58,5 +63,7 @@ def embedding_floor(
             "encoder_runs": runs,
             "word_pieces_per_second": rate,
             "floor_seconds": round(total / rate, 1) if rate else None,
+            "cores": cores(),
+            "cpu_seconds_per_1k_word_pieces": round(cpu_per_1k, 4),
         }
     )

@@ -1,7 +1,8 @@
 """The ingest benchmark: a corpus through the real pipeline into the eval graph, measured.
 
 One run gives wall time, passages per second, peak memory, LLM calls and prompt tokens per
-passage by task, the time split by stage, and (with ``rerun``) the cost of ingesting the
+passage by task, the time split by stage, the CPU time of this process and of a local Neo4j
+against what the cores could give (with the word pieces the encoder read), and (with ``rerun``) the cost of ingesting the
 unchanged corpus again. With ``llm_latency`` the LLM is the OpenAI backend talking to the
 rules served over HTTP with that latency per call, so the concurrency of real endpoints is
 measured against its ideal, calls x latency / concurrency.
@@ -19,7 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from graphwiki_assets.core.embeddings import Embedder
+from graphwiki_assets.core.cpu_time import CpuMeter, local_server_pid
+from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.evals.instance import eval_settings, eval_store, wipe
 from graphwiki_assets.core.evals.multihop import load_jsonl
 from graphwiki_assets.core.evals.results.benches import IngestBenchResult
@@ -46,15 +48,13 @@ def by_task(llm_by_task: dict[str, dict], passages: int) -> dict:
     return tasks.to_dict("index")
 
 
-def _first_pass(
-    corpus: Path | str, docs: list[dict], first: dict, embedder: Embedder, config, llm, wall: float
-) -> dict:
+def _first_pass(corpus: Path | str, docs: list[dict], first: dict, embedder: Encoder, config, llm, wall: float) -> dict:
     """The cold ingest's numbers, per passage where a rate is read."""
     return {
         "corpus": str(corpus),
         "passages": len(docs),
         "backend": first["backend"],
-        "embedding_model": embedder.name,
+        "embedding_model": getattr(embedder, "name", "unnamed"),
         "batch_size": config.batch_size,
         "llm_concurrency": llm.concurrency,
         "seconds": round(wall, 2),
@@ -103,7 +103,7 @@ def _llm_server(server, first: dict, llm, llm_latency: float, wall: float) -> di
     }
 
 
-def _rerun(store, embedder: Embedder, llm, config, docs: list[dict], namespace: str, wall: float) -> dict:
+def _rerun(store, embedder: Encoder, llm, config, docs: list[dict], namespace: str, wall: float) -> dict:
     """The same corpus again, unchanged: what an ingest that has nothing to do costs."""
     before = llm.usage.snapshot()
     started = time.monotonic()
@@ -121,9 +121,14 @@ def _rerun(store, embedder: Embedder, llm, config, docs: list[dict], namespace: 
     }
 
 
+def _pieces_read(embedder: Encoder) -> int | None:
+    """Word pieces the local model has read so far; None for a service, whose model runs elsewhere."""
+    return getattr(embedder, "pieces_read", None)
+
+
 def run_ingest_bench(
     settings: Settings,
-    embedder: Embedder,
+    embedder: Encoder,
     corpus: Path | str,
     limit: int | None = None,
     llm_latency: float | None = None,
@@ -159,10 +164,17 @@ def run_ingest_bench(
                 log(f"{done['n']}/{len(docs)} passages")
 
         ingestor = Ingestor(store=store, embedder=embedder, llm=llm, config=config, log=log, purpose="graphwiki bench")
+        meter = CpuMeter(server_pid=local_server_pid(store.settings.uri))
+        pieces = _pieces_read(embedder)
+        meter.start()
         started = time.monotonic()
         first = ingest_documents(ingestor, records_as_documents(docs, namespace), progress=progress).as_dict()
         wall = time.monotonic() - started
+        meter.stop()
         out = _first_pass(corpus, docs, first, embedder, config, llm, wall)
+        read = _pieces_read(embedder)
+        encoded = read - pieces if read is not None and pieces is not None else None
+        out["cpu"] = {**meter.budget(wall), "word_pieces_encoded": encoded}
         if server is not None and llm_latency is not None:
             out["llm_server"] = _llm_server(server, first, llm, llm_latency, wall)
         if rerun:

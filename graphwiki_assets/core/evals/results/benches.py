@@ -49,6 +49,18 @@ class Rerun(Part):
     sources: SourceCounts
 
 
+class CpuBudget(Part):
+    """CPU seconds of the ingest and of a local Neo4j against what the cores give in the wall time."""
+
+    cores: int
+    process_seconds: Num
+    neo4j_seconds: Num | None  # None: the server is remote, or not this user's process
+    total_seconds: Num
+    least_wall_seconds: Num  # total / cores: no overlap of stages gets below it
+    busy_share: Num | None
+    word_pieces_encoded: int | None  # None: the vectors came from an embeddings service
+
+
 class IngestBenchResult(Result):
     """``graphwiki bench ingest``: one cold ingest of a corpus, and optionally its rerun."""
 
@@ -82,6 +94,7 @@ class IngestBenchResult(Result):
     problems: list[Record]  # each failed or skipped source with its reason
     llm_server: LlmServer | None = None
     rerun: Rerun | None = None
+    cpu: CpuBudget | None = None
     model_load_seconds: Num | None = None
 
 
@@ -90,6 +103,7 @@ class EncoderRun(Part):
     word_pieces: int
     seconds: Num
     word_pieces_per_second: Num
+    cpu_seconds: Num
 
 
 class EmbeddingFloorResult(Result):
@@ -105,6 +119,8 @@ class EmbeddingFloorResult(Result):
     encoder_runs: list[EncoderRun]
     word_pieces_per_second: Num
     floor_seconds: Num | None
+    cores: int
+    cpu_seconds_per_1k_word_pieces: Num  # the encoder's CPU cost, all its threads
 
 
 class Seeds(Part):
