@@ -36,6 +36,11 @@ from graphwiki_assets.core.settings import user_cache_dir
 
 log = logging.getLogger(__name__)
 
+# Padded tokens x hidden width one run of the model holds: 512 tokens of a 384-wide model,
+# 0.75 MB of float32 activations per layer output, near a core's L2 cache. Runs of 64 texts
+# whatever their length (6,400 tokens for 64 passages) took twice the CPU per word piece.
+RUN_ACTIVATIONS = 512 * 384
+
 # Two lengths in one call, so the check covers padding as well as a single text; accents,
 # capitals and CJK, so it covers the tokenizer's normalisation too.
 PROBES = [
@@ -89,7 +94,8 @@ class ModelFolder:
         tokenizer.enable_truncation(max_length=self.max_length)
         # Padding is masked out of attention and pooling, so which id pads does not matter.
         pad_id = (tokenizer.padding or {}).get("pad_id", 0)
-        tokenizer.enable_padding(pad_id=pad_id, pad_token=tokenizer.id_to_token(pad_id) or "[PAD]")
+        # On the right: a run cuts its texts to its longest one and so drops padding alone.
+        tokenizer.enable_padding(direction="right", pad_id=pad_id, pad_token=tokenizer.id_to_token(pad_id) or "[PAD]")
         return tokenizer
 
 
@@ -180,23 +186,27 @@ class OnnxEncoder:
         return [e.ids[: sum(e.attention_mask)] for e in self._tokenizer.encode_batch(texts)]
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
-        """Rows in the order of ``texts``; batches of similar lengths, so little is padding."""
+        """Rows in the order of ``texts``, read in runs of similar lengths (``runs_by_length``),
+        at most ``batch_size`` texts each."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        encodings = self._tokenizer.encode_batch(texts)  # padded to the longest of all
+        lengths = [sum(e.attention_mask) for e in encodings]
         rows: list[np.ndarray] = [np.empty(0, dtype=np.float32)] * len(texts)
-        for start in range(0, len(order), max(1, batch_size)):
-            chunk = order[start : start + batch_size]
-            for i, row in zip(chunk, self._encode_padded([texts[i] for i in chunk])):
+        budget = max(1, RUN_ACTIVATIONS // self.dimension)
+        for run in runs_by_length(lengths, budget, max(1, batch_size)):
+            longest = max(lengths[i] for i in run)
+            for i, row in zip(run, self._encode_run([encodings[i] for i in run], longest)):
                 rows[i] = row
         return np.stack(rows)
 
-    def _encode_padded(self, texts: list[str]) -> np.ndarray:
-        encodings = self._tokenizer.encode_batch(texts)
+    def _encode_run(self, encodings: list, length: int) -> np.ndarray:
+        """One run of the model over texts cut to ``length`` tokens: only padding lies beyond
+        it, as the tokenizer pads on the right."""
         features = {
-            "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
-            "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
-            "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+            "input_ids": np.array([e.ids[:length] for e in encodings], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask[:length] for e in encodings], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids[:length] for e in encodings], dtype=np.int64),
         }
         feed = {name: features[name] for name in self._inputs}
         hidden = self._session.run(None, feed)[0]
@@ -204,6 +214,23 @@ class OnnxEncoder:
         mask = features["attention_mask"][..., None].astype(np.float32)
         pooled = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
         return (pooled / np.linalg.norm(pooled, axis=1, keepdims=True).clip(1e-12)).astype(np.float32)
+
+
+def runs_by_length(lengths: list[int], budget: int, cap: int) -> list[list[int]]:
+    """Positions of texts grouped into runs of the model, shortest texts first. A run takes the
+    next text while its padded size (texts x its longest) stays within ``budget`` tokens and it
+    holds fewer than ``cap`` texts; a text longer than the budget runs alone. Sorting by
+    tokens keeps the padding small, and the budget keeps a run's activations near the size of
+    a core's cache: runs of 64 texts whatever their lengths read the same word pieces with
+    about twice the CPU time (docs/performance.md#encoder-runs)."""
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    runs: list[list[int]] = []
+    for i in order:
+        if runs and len(runs[-1]) < cap and (len(runs[-1]) + 1) * lengths[i] <= budget:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
 
 
 def _unpadded(model, texts: list[str]) -> list[list[int]]:

@@ -36,6 +36,26 @@ def test_a_large_call_is_batched_by_length_and_returned_in_the_given_order(embed
     assert np.min(np.sum(fast * reference, axis=1)) > 0.9999
 
 
+def test_runs_hold_texts_of_similar_lengths_within_a_budget_of_padded_tokens():
+    lengths = [40, 3, 300, 5, 41, 4, 39, 120, 6]
+    runs = embeddings_onnx.runs_by_length(lengths, budget=128, cap=3)
+
+    assert sorted(i for run in runs for i in run) == list(range(len(lengths)))  # each text once
+    flat = [lengths[i] for run in runs for i in run]
+    assert flat == sorted(lengths)  # shortest first, so a run pads little
+    for run in runs:
+        assert len(run) <= 3
+        assert len(run) == 1 or len(run) * max(lengths[i] for i in run) <= 128
+    assert [2] in runs and [7] in runs  # longer than the budget, or than its share of it: alone
+
+
+def test_a_texts_vector_does_not_depend_on_the_texts_read_beside_it(embedder):
+    alone = embedder.onnx.encode(["Quillmere"])[0]
+    crowd = ["Orrin Vask founded the glassworks. " * (i % 7) + f"name {i}" for i in range(90)]
+    among = embedder.onnx.encode([*crowd[:45], "Quillmere", *crowd[45:]])[45]
+    assert float(alone @ among) > 0.99999
+
+
 def test_an_export_that_differs_from_pytorch_is_not_used(embedder, tmp_path, monkeypatch):
     monkeypatch.setattr(embeddings_onnx, "MIN_PROBE_COSINE", 1.5)  # no export can reach it
     assert embeddings_onnx.load_onnx_encoder(embedder.model, embedder._path, 1, folder=tmp_path) is None
