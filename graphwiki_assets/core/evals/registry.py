@@ -109,8 +109,8 @@ def _multihop_specs() -> list[EvalSpec]:
             f"Multi-hop eval on evals/multihop/{ds.folder}: flat RAG vs graph retrieval at k=5 "
             f"over one ingest into the eval instance."
             + (
-                " Slow: the ingest of thousands of passages takes about 40 minutes on two cores, so these sets have "
-                f"a group of their own ({CORPUS_GROUP})."
+                " Slower than the others: the ingest of thousands of passages takes minutes, not seconds "
+                f"(two to three on two cores, offline), so these sets have a group of their own ({CORPUS_GROUP})."
                 if ds.large
                 else ""
             ),
