@@ -14,8 +14,6 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
-import psutil
-
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
 
 
@@ -27,11 +25,13 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def process_seconds(pid: int | None = None) -> float | None:
-    """User + system CPU seconds of a process (this one by default), all its threads;
-    None if it is gone or not ours to read."""
-    if pid is None or pid == os.getpid():
+def process_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process, all its threads; None if it is gone or not
+    ours to read."""
+    if pid == os.getpid():
         return time.process_time()  # the kernel's own clock: finer than the tick counts of /proc
+    import psutil  # here: the encoder imports cores() at start-up and needs none of psutil
+
     try:
         times = psutil.Process(pid).cpu_times()  # its threads, not its children
     except (psutil.NoSuchProcess, psutil.AccessDenied):
@@ -46,6 +46,8 @@ def local_server_pid(uri: str) -> int | None:
     host, port = parsed.hostname, parsed.port or 7687
     if host is None or (host not in _LOCAL_HOSTS and host != socket.gethostname()):
         return None
+    import psutil
+
     try:
         connections = psutil.net_connections(kind="tcp")
     except psutil.AccessDenied:
@@ -67,12 +69,12 @@ class CpuMeter:
     server_seconds: float | None = None
 
     def start(self) -> CpuMeter:
-        self._own = process_seconds() or 0.0
+        self._own = time.process_time()
         self._server = process_seconds(self.server_pid) if self.server_pid else None
         return self
 
     def stop(self) -> CpuMeter:
-        self.own_seconds = (process_seconds() or 0.0) - self._own
+        self.own_seconds = time.process_time() - self._own
         after = process_seconds(self.server_pid) if self.server_pid else None
         # A server that restarted meanwhile is another process: its count says nothing.
         self.server_seconds = after - self._server if after is not None and self._server is not None else None

@@ -23,7 +23,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from graphwiki_assets.core.embeddings_onnx import OnnxEncoder, load_checked_encoder, load_onnx_encoder, threads
+from graphwiki_assets.core.cpu_time import cores
+from graphwiki_assets.core.embeddings_onnx import OnnxEncoder, load_checked_encoder, load_onnx_encoder
 from graphwiki_assets.core.settings import DEFAULT_EMBEDDING_MODEL
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
@@ -81,7 +82,7 @@ class Embedder:
         if path != name or os.path.isdir(path):
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
         self._path = path
-        self._onnx: OnnxEncoder | None = load_checked_encoder(path, threads())
+        self._onnx: OnnxEncoder | None = load_checked_encoder(path, cores())
         self._onnx_tried = self._onnx is not None
         if self._onnx is not None:
             self.dimension = self._onnx.dimension
@@ -172,7 +173,7 @@ class Embedder:
         if not self._onnx_tried:
             with _EXPORT_LOCK:
                 if not self._onnx_tried:
-                    self._onnx = load_onnx_encoder(self.model, self._path, threads())
+                    self._onnx = load_onnx_encoder(self.model, self._path, cores())
                     self._onnx_tried = True
         return self._onnx
 

@@ -51,11 +51,6 @@ PROBES = [
 MIN_PROBE_COSINE = 0.9999
 
 
-def threads() -> int:
-    """The cores this process may use (what PyTorch's default comes to on most machines)."""
-    return len(os.sched_getaffinity(0))
-
-
 @dataclass(frozen=True)
 class ModelFolder:
     """What a sentence-transformers folder's files say, read without loading the model."""

@@ -2,8 +2,8 @@
 
 One run gives wall time, passages per second, peak memory, LLM calls and prompt tokens per
 passage by task, the time split by stage, the CPU time of this process and of a local Neo4j
-against what the cores could give (with the word pieces the encoder read), and (with ``rerun``) the cost of ingesting the
-unchanged corpus again. With ``llm_latency`` the LLM is the OpenAI backend talking to the
+against what the cores could give (with the word pieces the encoder read), and (with
+``rerun``) the cost of ingesting the unchanged corpus again. With ``llm_latency`` the LLM is the OpenAI backend talking to the
 rules served over HTTP with that latency per call, so the concurrency of real endpoints is
 measured against its ideal, calls x latency / concurrency.
 """
