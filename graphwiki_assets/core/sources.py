@@ -42,7 +42,7 @@ class SourceDocument:
     # The date the source gives itself and where it came from ("front_matter", "file_name",
     # "file_time", or "" when unknown): see core/documents/dates.py.
     date: dt.date | None = None
-    date_from: str = ""
+    date_source: str = ""
     format: str = TEXT  # the reader its text is read with (core/documents): "markdown", "html", "text"
     modified: float | None = field(default=None, compare=False)  # the file's time when read
     # What the reader made of the text (``read``); None until then. Not part of its identity.
@@ -131,11 +131,11 @@ def parsed(doc: SourceDocument) -> SourceDocument:
     if doc.document is not None:
         return doc
     document = read_document(doc.text, doc.format)
-    date, date_from = (
-        (doc.date, doc.date_from) if doc.date_from else source_date(document.metadata, doc.path, doc.modified)
+    date, date_source = (
+        (doc.date, doc.date_source) if doc.date_source else source_date(document.metadata, doc.path, doc.modified)
     )
     title = document.title if doc.format != TEXT and document.title else doc.title
-    return replace(doc, title=title, date=date, date_from=date_from, document=document)
+    return replace(doc, title=title, date=date, date_source=date_source, document=document)
 
 
 def collect(paths: list[Path]) -> tuple[list[Path], list[SourceRejected], set[str]]:

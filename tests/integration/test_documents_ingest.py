@@ -48,9 +48,9 @@ def test_ingest_reads_prose_only_and_dates_every_source(store, cli, tmp_path):
     assert {"Kelpstore", "Riverbank", "Ada Lindqvist"} <= names
 
     rows = store.query(
-        "MATCH (s:Source) RETURN s.path AS path, s.date AS date, s.date_from AS date_from, s.title AS title"
+        "MATCH (s:Source) RETURN s.path AS path, s.date AS date, s.date_source AS date_source, s.title AS title"
     )
-    dated = {r["path"].rsplit("/", 1)[-1]: (r["date"], r["date_from"], r["title"]) for r in rows}
+    dated = {r["path"].rsplit("/", 1)[-1]: (r["date"], r["date_source"], r["title"]) for r in rows}
     assert dated["kelpstore-guide.md"] == (Date(2020, 4, 17), "front_matter", "Kelpstore guide")
     assert dated["tidewater-team.html"] == (Date(2017, 6, 30), "front_matter", "Tidewater team")
     assert dated["2019-03-05-release-notes.md"][:2] == (Date(2019, 3, 5), "file_name")

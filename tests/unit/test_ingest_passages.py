@@ -81,11 +81,11 @@ def test_triage_reads_no_markup_and_a_new_source_is_parsed_once():
     raw = read_source(path, parse=False)
     assert raw.document is None and raw.title == "kelpstore-guide" and raw.date is None
     doc = parsed(raw)
-    assert doc.document is not None and doc.title == "Kelpstore guide" and doc.date_from == "front_matter"
+    assert doc.document is not None and doc.title == "Kelpstore guide" and doc.date_source == "front_matter"
     assert doc.source_id == raw.source_id and doc.text == raw.text  # the same source, read
     assert parsed(doc) is doc
-    given = SourceDocument(path="x.md", title="x", text="Tarn.", sha256="0", date_from="file_name")
-    assert parsed(given).date_from == "file_name"  # a date already given is kept
+    given = SourceDocument(path="x.md", title="x", text="Tarn.", sha256="0", date_source="file_name")
+    assert parsed(given).date_source == "file_name"  # a date already given is kept
 
 
 def test_a_document_without_prose_is_a_source_with_nothing_extracted_not_a_failure():

@@ -6,45 +6,35 @@ Only the main content is read: ``<main>`` or ``<article>`` when the page has one
 body; without what every page of a site repeats (navigation, asides, the site's header and
 footer, not an article's own) and without what is not text (scripts, styles, forms, code). Headings make the section path,
 paragraphs and list items are prose, tables are rows. The title is the first ``<h1>``, else
-``<title>``; the date is a ``<meta>`` date (Open Graph, Dublin Core, schema.org), else the
-first ``<time datetime>`` of the content.
+``<title>``; the date is a ``<meta>`` or JSON-LD date (Open Graph, Dublin Core, schema.org,
+read with the keys and order of documents/dates.py), else the first ``<time datetime>`` of
+the content.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from graphwiki_assets.core.documents.dates import DATE_KEYS, date_key, front_matter_date
 from graphwiki_assets.core.documents.model import Document, Link, Passage, TableRow, tidy
 
 _NOT_CONTENT = ("script", "style", "noscript", "template", "nav", "aside", "form", "svg", "iframe")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _PROSE = ("p", "li", "dd", "dt", "blockquote", "figcaption")
-# <meta> names and properties that carry a page's date, revision first (see documents/dates.py)
-_META_DATES = (
-    "article:modified_time",
-    "og:updated_time",
-    "dcterms.modified",
-    "last-modified",
-    "article:published_time",
-    "date",
-    "dc.date",
-    "dcterms.date",
-    "dcterms.created",
-    "datepublished",
-    "pubdate",
-)
 
 
 def read_html(text: str) -> Document:
     soup = BeautifulSoup(text, "lxml")
+    linked = _linked_data_dates(soup)  # before the scripts go: JSON-LD is a <script>
     for element in soup.find_all(_NOT_CONTENT):
         element.decompose()
     for element in soup.find_all(["header", "footer"]):
         if element.find_parent(["main", "article"]) is None:
             element.decompose()  # the site's; an article's own header holds its title and date
-    metadata = _metadata(soup)  # after the site's parts are gone: a <time> in a footer dates nothing
+    metadata = _metadata(soup, linked)  # after the site's parts are gone: a <time> in a footer dates nothing
     root = soup.find("main") or soup.find("article") or soup.body or soup
     for element in root.find_all("pre"):
         element.decompose()
@@ -61,18 +51,40 @@ def read_html(text: str) -> Document:
     )
 
 
-def _metadata(soup: BeautifulSoup) -> dict[str, Any]:
+def _metadata(soup: BeautifulSoup, linked: dict[str, Any]) -> dict[str, Any]:
+    """The page's ``<meta>`` by name (``name``, ``property``, ``itemprop`` or ``http-equiv``),
+    then its JSON-LD dates; ``date`` the first ``<time datetime>`` when neither dates it."""
     found: dict[str, Any] = {}
     for meta in soup.find_all("meta"):
-        key = str(meta.get("name") or meta.get("property") or meta.get("itemprop") or "").lower()
+        key = meta.get("name") or meta.get("property") or meta.get("itemprop") or meta.get("http-equiv") or ""
         if key and meta.get("content"):
-            found.setdefault(key, str(meta["content"]))
-    dates = [found[k] for k in _META_DATES if k in found]
-    time = soup.find("time", attrs={"datetime": True})
-    if time is not None:
-        dates.append(str(time["datetime"]))
-    if dates:
-        found["date"] = dates[0]  # the key documents/dates.py reads
+            found.setdefault(str(key).lower(), str(meta["content"]))
+    for key, value in linked.items():
+        found.setdefault(key, value)
+    if front_matter_date(found) is None:
+        time = soup.find("time", attrs={"datetime": True})
+        if time is not None:
+            found["date"] = str(time["datetime"])  # the key documents/dates.py reads
+    return found
+
+
+def _linked_data_dates(soup: BeautifulSoup) -> dict[str, Any]:
+    """The date keys of the page's schema.org JSON-LD items, top-level or in an ``@graph`` (its
+    Article, its WebPage). An item nested deeper (an article's comment) is not the page."""
+    found: dict[str, Any] = {}
+    for script in soup.find_all("script", attrs={"type": "application/ld+json"}):
+        try:
+            data = json.loads(script.get_text())
+        except ValueError:
+            continue  # broken JSON-LD is common and dates nothing
+        items = data if isinstance(data, list) else [data]
+        graphs = [item.get("@graph") for item in items if isinstance(item, dict)]
+        items += [node for graph in graphs if isinstance(graph, list) for node in graph]
+        for item in items:
+            if isinstance(item, dict):
+                for key, value in item.items():
+                    if date_key(key) in DATE_KEYS:
+                        found.setdefault(str(key), value)
     return found
 
 

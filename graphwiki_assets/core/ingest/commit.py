@@ -118,7 +118,7 @@ def _source_rows(plans: list[ResolutionPlan], vectors: Vectors) -> list[dict]:
             "title": p.candidates.title,
             "text": p.candidates.text,
             "date": p.candidates.date,
-            "date_from": p.candidates.date_from,
+            "date_source": p.candidates.date_source,
             "scope": p.candidates.scope,
             "scope_reason": p.candidates.scope_reason,
             "paths": list(dict.fromkeys([p.candidates.path, *p.candidates.also_paths])),

@@ -119,7 +119,7 @@ MERGE (s:Source {id: src.id})
 ON CREATE SET s.sha256 = src.sha256, s.path = src.path, s.title = src.title, s.text = src.text,
               s.embedding = src.embedding, s.paths = src.paths, s.status = 'current',
               s.ingested_at = datetime($now), s.last_seen_at = datetime($now),
-              s.date = src.date, s.date_from = src.date_from
+              s.date = src.date, s.date_source = src.date_source
 ON MATCH SET s.last_seen_at = datetime($now),
              s.paths = coalesce(s.paths, []) + [p IN src.paths WHERE NOT p IN coalesce(s.paths, [])]
 SET s.config_version = $config_version, s.extraction_version = $extraction_version,

@@ -23,7 +23,7 @@ class Candidates(BaseModel):
     text: str
     sha256: str
     date: dt.date | None = None  # the date the source gives itself (core/documents/dates.py)
-    date_from: str = ""
+    date_source: str = ""
     extraction: ExtractResponse
     removed_injections: list[str] = Field(default_factory=list)
     chunks: int = 1

@@ -83,7 +83,7 @@ class Scope:
                         text=doc.text,
                         sha256=doc.sha256,
                         date=doc.date,
-                        date_from=doc.date_from,
+                        date_source=doc.date_source,
                         extraction=ExtractResponse(concepts=[], claims=[]),
                         scope=OUT,
                         scope_reason=decision.reason,

@@ -7,15 +7,17 @@ as if they were facts, so each meaning now has its own type (``ABOUT``, ``RELATE
 ``NOT_SAME_AS``) and no query needs to remember anything. An edge of an unknown kind is
 left as it is; the lint reports it.
 
-Source dates need no upgrade. A ``:Source`` written before sources were dated has no
-``date`` and no ``date_from``, which every reader takes as "date unknown"; its file is
-not read again to date it, because a file time read now would not be the time the text was
-ingested, and the text itself is unchanged (a changed file is a new Source, dated then).
+Source dates. Where a source's date came from was first recorded as ``date_from``; its
+documented name is ``date_source``, so the property is renamed, values unchanged. A
+``:Source`` written before sources were dated has no ``date`` and no ``date_source``, which
+every reader takes as "date unknown"; its file is not read again to date it, because a file
+time read now would not be the time the text was ingested, and the text itself is unchanged
+(a changed file is a new Source, dated then).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.gds_client import GdsUnavailable, drop_graphs
@@ -42,13 +44,26 @@ CALL (c) { REMOVE c.shape_at } IN TRANSACTIONS OF 10000 ROWS
 """
 
 
+_COUNT_DATE_FROM = "MATCH (s:Source) WHERE s.date_from IS NOT NULL RETURN count(s) AS n"
+
+# A date_source already there is the newer writer's and is kept.
+_RENAME_DATE_FROM = """
+MATCH (s:Source) WHERE s.date_from IS NOT NULL
+CALL (s) {
+  SET s.date_source = coalesce(s.date_source, s.date_from)
+  REMOVE s.date_from
+} IN TRANSACTIONS OF 10000 ROWS
+"""
+
+
 @dataclass(frozen=True)
 class MigrationReport:
     relationships: dict[str, int]
+    source_dates: int = 0  # sources whose date_from became date_source
 
     @property
     def changed(self) -> bool:
-        return any(self.relationships.values())
+        return any(self.relationships.values()) or self.source_dates > 0
 
 
 def migrate_relationship_types(store: GraphStore) -> MigrationReport:
@@ -69,6 +84,15 @@ def migrate_relationship_types(store: GraphStore) -> MigrationReport:
     return MigrationReport(relationships=moved)
 
 
+def migrate_source_date_names(store: GraphStore) -> int:
+    """``date_from`` on old sources becomes ``date_source``; how many sources changed (0 when none is left)."""
+    renamed = store.query(_COUNT_DATE_FROM)[0]["n"]
+    if renamed:
+        store.query_batched(_RENAME_DATE_FROM)
+    return renamed
+
+
 def migrate(store: GraphStore) -> MigrationReport:
     """Every upgrade, in order."""
-    return migrate_relationship_types(store)
+    report = migrate_relationship_types(store)
+    return replace(report, source_dates=migrate_source_date_names(store))

@@ -2,11 +2,12 @@
 
 Nodes
   (:Source  {id, sha256, path, paths, title, text, embedding, status, ingested_at, last_seen_at,
-             config_version, extraction_version, date, date_from})
+             config_version, extraction_version, date, date_source})
       immutable text; id is content-addressed; a changed file makes a new Source and the
       old one gets status 'superseded' (never deleted). date (a DATE) is the date the source
-      gives itself, date_from where it came from ('front_matter', 'file_name', 'file_time');
-      a Source written before sources had dates has neither, which reads as "date unknown".
+      gives itself, date_source where it came from ('front_matter', 'file_name', 'file_time';
+      older graphs recorded it as date_from, renamed in migrations.py); a Source written
+      before sources had dates has neither, which reads as "date unknown".
   (:Concept {id, name, aliases, keys, type, extracted_type, summary, embedding, status, needs_review,
              source_count, independent_sources, corroborated_at, config_version, created_at, updated_at})
       type is a property, never a label: one of the schema config's types (graphwiki.yaml);
