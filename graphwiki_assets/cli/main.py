@@ -15,6 +15,7 @@ import sys
 COMMAND_MODULES = [
     "neo4j",
     "llm",
+    "nlp",
     "config",
     "ingest",
     "materialize",

@@ -121,6 +121,10 @@ class LLMSettings:
     max_documents_per_call: int | None = declared(
         None, env="GRAPHWIKI_LLM_MAX_DOCS_PER_CALL", what="documents per extraction call; none: as many as fit"
     )
+    # The offline backend's English pipeline (core/nlp/model.py): en_core_web_sm or en_core_web_md.
+    nlp_model: str = declared(
+        "en_core_web_md", env="GRAPHWIKI_NLP_MODEL", what="the offline extractor's spaCy pipeline (a pinned key)"
+    )
 
     @property
     def offline(self) -> bool:

@@ -110,7 +110,7 @@ def test_sensor_adds_partitions_for_new_files_and_requests_one_run_per_stretch_o
     first = _sensor(instance, config, neo4j)
     assert _ranges(first) == [("a.md", "b.md")]  # two new files, one run
     tags = first.run_requests[0].tags  # what the runs list shows about the run
-    assert tags["graphwiki/sources"] == "2" and tags["graphwiki/llm"].startswith("offline-rules/")
+    assert tags["graphwiki/sources"] == "2" and tags["graphwiki/llm"].startswith("offline-")
     assert tags["graphwiki/batch"] == str(config.ingest_batch)
     assert first.dynamic_partitions_requests[0].partition_keys == ["a.md", "b.md"]
     instance.add_dynamic_partitions("sources", ["a.md", "b.md"])

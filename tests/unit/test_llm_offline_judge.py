@@ -147,4 +147,4 @@ def test_every_verdict_has_a_reason_and_a_bounded_confidence():
     resp = OfflineLLM().judge(req)
     assert [v.pair_id for v in resp.verdicts] == [str(i) for i in range(len(pairs))]
     assert all(v.reason and 0.0 <= v.confidence <= 1.0 for v in resp.verdicts)
-    assert resp.backend.startswith("offline-rules/")
+    assert resp.backend.startswith("offline-")

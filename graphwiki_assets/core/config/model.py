@@ -27,6 +27,9 @@ class EntityType(_Strict):
     name: str = Field(min_length=1, max_length=60)
     definition: str = Field(min_length=1, max_length=300)  # one line, shown to the extractor
     includes: list[str] = Field(default_factory=list)  # narrower nouns that map to this type
+    # entity labels of the offline extractor's recogniser (OntoNotes: PERSON, ORG, GPE, LOC,
+    # FAC, PRODUCT, EVENT, WORK_OF_ART, LAW, LANGUAGE, NORP) that mean this type
+    entity_labels: list[str] = Field(default_factory=list)
     relations: list[str] = Field(default_factory=lambda: list(RELATIONS))
 
     @field_validator("name")
@@ -35,6 +38,11 @@ class EntityType(_Strict):
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 \-]*", value.strip()):
             raise ValueError(f"{value!r}: a type name is letters, digits, spaces and hyphens, starting with a letter")
         return value.strip()
+
+    @field_validator("entity_labels")
+    @classmethod
+    def _labels(cls, value: list[str]) -> list[str]:
+        return [label.strip().upper() for label in value if label.strip()]
 
     @field_validator("relations")
     @classmethod
@@ -60,6 +68,11 @@ class Taxonomy(_Strict):
                 if key in seen and seen[key] != t.name:
                     raise ValueError(f"{word!r} is listed under both {seen[key]} and {t.name}")
                 seen[key] = t.name
+        labelled: dict[str, str] = {}
+        for t in self.types:
+            for label in t.entity_labels:
+                if labelled.setdefault(label, t.name) != t.name:
+                    raise ValueError(f"entity label {label!r} is listed under both {labelled[label]} and {t.name}")
         if self.fallback is not None and type_key(self.fallback) not in {type_key(t.name) for t in self.types}:
             raise ValueError(
                 f"fallback {self.fallback!r} is not one of the types ({', '.join(t.name for t in self.types)})"

@@ -70,7 +70,7 @@ class Comparison:
         return f"{self.metric} = {self.value} (baseline {self.baseline}, needs {sign} {round(bound, 4)})"
 
 
-OFFLINE_PREFIX = "offline-rules"
+OFFLINE_PREFIX = "offline-"  # every offline backend, whatever reads its text
 
 
 def section(baselines: dict, label: str | None) -> dict:

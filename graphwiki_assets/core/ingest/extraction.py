@@ -127,7 +127,11 @@ def extract_documents(
 ) -> Extracted:
     """``progress`` hears how far the extraction of a long source (several chunks) has come;
     with a ``taxonomy``, the extractor is asked for its types and held to them."""
-    types = [TypeHint(name=t.name, definition=t.definition) for t in taxonomy.types] if taxonomy else []
+    types = (
+        [TypeHint(name=t.name, definition=t.definition, entity_labels=t.entity_labels) for t in taxonomy.types]
+        if taxonomy
+        else []
+    )
     mapper = TypeMapper(taxonomy) if taxonomy else None
     config = _fitted(llm, config, types)
     pieces, removed = _pieces(docs, config)
@@ -207,7 +211,7 @@ def _assemble(
                 text=doc.text,
                 sha256=doc.sha256,
                 date=doc.date,
-                date_from=doc.date_from,
+                date_source=doc.date_source,
                 extraction=extraction,
                 removed_injections=removed[n],
                 chunks=max(1, len(parts)),

@@ -67,6 +67,9 @@ class TypeHint(BaseModel):
 
     name: str
     definition: str
+    # The entity recogniser's labels (OntoNotes: PERSON, ORG, GPE, ...) that mean this type;
+    # the offline extractor types by them. Never part of a prompt.
+    entity_labels: list[str] = Field(default_factory=list)
 
 
 class ExtractBatchRequest(BaseModel):

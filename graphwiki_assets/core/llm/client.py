@@ -2,7 +2,7 @@
 
 ``build_llm`` returns the offline rules when no endpoint is configured, else the
 OpenAI-compatible backend; either sits behind the disk cache when a cache directory is
-given. Every response carries ``backend`` (e.g. ``offline-rules/v2`` or
+given. Every response carries ``backend`` (e.g. ``offline-nlp/v5`` or
 ``openai:gpt-4o-mini``), and ``client.usage`` counts calls, cache hits and tokens.
 """
 
@@ -45,9 +45,9 @@ class LLMClient(Protocol):
 def backend_label(settings: LLMSettings) -> str:
     """The label a client built from these settings answers with, without building it."""
     if settings.offline:
-        from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL
+        from graphwiki_assets.core.llm.offline.backend import offline_label
 
-        return OFFLINE_LABEL
+        return offline_label(settings.nlp_model)
     from graphwiki_assets.core.llm.openai_backend import openai_label
 
     return openai_label(settings.model)
@@ -60,7 +60,7 @@ def build_llm(settings: LLMSettings, cache_dir: Path | None = None, **openai_opt
     if settings.offline:
         from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 
-        backend = OfflineLLM()
+        backend = OfflineLLM(settings.nlp_model)
     else:
         from graphwiki_assets.core.llm.openai_backend import OpenAILLM
 

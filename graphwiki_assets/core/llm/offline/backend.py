@@ -1,4 +1,7 @@
-"""The offline backend: the same typed calls answered by rules, deterministically.
+"""The offline backend: the same typed calls answered without an LLM, deterministically.
+
+Extraction reads text with a trained English pipeline (``parsed_extraction``); the other
+tasks are answered by rules.
 
 Every response is labelled with ``OFFLINE_LABEL``; bump its version whenever a rule
 changes what it returns, so cached answers from older rules are not reused. Token
@@ -28,23 +31,39 @@ from graphwiki_assets.core.llm.calls import (
     SummaryBatchRequest,
     SummaryBatchResponse,
 )
-from graphwiki_assets.core.llm.offline import answer, communities, conflicts, extraction, judge, routing, support
+from graphwiki_assets.core.llm.offline import (
+    answer,
+    communities,
+    conflicts,
+    judge,
+    parsed_extraction,
+    routing,
+    support,
+)
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
+from graphwiki_assets.core.nlp.model import DEFAULT_PIPELINE, load_pipeline
 
-OFFLINE_LABEL = "offline-rules/v4"
+OFFLINE_LABEL = "offline-nlp/v5"
 
 
-def _extract_each(req: ExtractBatchRequest) -> ExtractBatchResponse:
-    """Rules read one document at a time; a shared call is only a shared prompt."""
-    documents = []
-    for doc in req.documents:
-        found = extraction.extract(doc)
-        documents.append(
-            DocumentExtraction(
-                doc_id=doc.source_id, concepts=found.concepts, claims=found.claims, dropped=found.dropped
-            )
+def offline_label(nlp_model: str = DEFAULT_PIPELINE) -> str:
+    """The label names the pipeline: another one extracts other concepts, so its cached
+    answers are not reused."""
+    return OFFLINE_LABEL if nlp_model == DEFAULT_PIPELINE else f"{OFFLINE_LABEL}+{nlp_model}"
+
+
+def _extract_with(nlp_model: str) -> Callable[[ExtractBatchRequest], ExtractBatchResponse]:
+    def extract_each(req: ExtractBatchRequest) -> ExtractBatchResponse:
+        """The pipeline reads the call's documents together; each is answered on its own."""
+        found = parsed_extraction.extract_parsed(req.documents, req.types, load_pipeline(nlp_model))
+        return ExtractBatchResponse(
+            documents=[
+                DocumentExtraction(doc_id=doc.source_id, concepts=f.concepts, claims=f.claims, dropped=f.dropped)
+                for doc, f in zip(req.documents, found)
+            ]
         )
-    return ExtractBatchResponse(documents=documents)
+
+    return extract_each
 
 
 def _summarize_each(req: SummaryBatchRequest) -> SummaryBatchResponse:
@@ -54,7 +73,6 @@ def _summarize_each(req: SummaryBatchRequest) -> SummaryBatchResponse:
 
 
 _RULES: dict[str, Callable[[Any], Any]] = {
-    "extract": _extract_each,
     "judge": judge.judge,
     "conflicts": conflicts.conflicts,
     "summarize": _summarize_each,
@@ -68,12 +86,13 @@ _RULES: dict[str, Callable[[Any], Any]] = {
 class OfflineLLM(BaseLLM):
     offline = True
 
-    def __init__(self) -> None:
-        self.label = OFFLINE_LABEL
+    def __init__(self, nlp_model: str = DEFAULT_PIPELINE) -> None:
+        self.label = offline_label(nlp_model)
         self.usage = Usage()
+        self._tasks = {**_RULES, "extract": _extract_with(nlp_model)}
 
     def _complete(self, task: Task, req: Any) -> Any:
-        resp = _RULES[task.name](req)
+        resp = self._tasks[task.name](req)
         self.usage.add(
             task.name,
             calls=1,

@@ -23,7 +23,7 @@ _PRED_STOP = frozenset(
     until based located which that who whose where when whereas while and or but as than
     known called founded created""".split()
 )
-_FORM_WORDS = frozenset(
+FORM_WORDS = frozenset(
     "form type kind sort variety species genus style subset variant breed dialect brand version".split()
 )
 _NO_TYPE = frozenset(
@@ -71,7 +71,7 @@ def predicate_head(pred: str) -> str | None:
     for w in re.findall(r"[A-Za-z][\w\-']*|\d+|[,;:()]", pred):
         low = w.lower()
         if low in _PRED_STOP or low in STOPWORDS or not re.match(r"[A-Za-z\d]", w):
-            if low == "of" and head in _FORM_WORDS:
+            if low == "of" and head in FORM_WORDS:
                 head = None  # "a form of psychotherapy": the head is what follows
                 continue
             break
@@ -84,7 +84,7 @@ def predicate_head(pred: str) -> str | None:
                 break  # "journal published monthly": a participle after the head
             continue
         head = low
-    if not head or head in _NO_TYPE or head in _FORM_WORDS or len(head) < 3:
+    if not head or head in _NO_TYPE or head in FORM_WORDS or len(head) < 3:
         return None
     if _ADJECTIVAL.search(head) and head not in CATEGORY_NOUNS and head not in PERSON_ROLES:
         return None

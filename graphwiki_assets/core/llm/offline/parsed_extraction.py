@@ -1,0 +1,248 @@
+"""Offline extraction with a trained English pipeline (spaCy): concepts, their types, their
+definitions and the claims about them, read from the parse instead of from word lists.
+
+The approach of GraphRAG's fast indexing method: names are the entities the recogniser finds
+and the noun phrases that name things (``parsed_names``); a concept's type is its entity label
+mapped onto the schema config's types (``TypeHint.entity_labels``), else the head noun a
+definition gives it ("A counter is a cumulative metric" -> metric), else its own head noun
+("Prometheus server" -> server), which the taxonomy maps; the fallback type only where nothing
+says more. A claim is a sentence whose grammatical subject the pipeline can name (a concept,
+or a pronoun or "the <noun>" that refers back to one); a lead-in that ends in a colon and an
+instruction with no subject state nothing. A sentence "X is a Y" records X's definition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept, ExtractRequest, ExtractResponse, TypeHint
+from graphwiki_assets.core.llm.offline.claims import Mentions
+from graphwiki_assets.core.llm.offline.definitions import FORM_WORDS
+from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names, collect, name_of, trim, written_lowercase
+from graphwiki_assets.core.llm.offline.parsed_types import Typer
+from graphwiki_assets.core.llm.offline.surface import normalize_source
+from graphwiki_assets.core.llm.offline.titles import document_title
+from graphwiki_assets.core.text.sentences import clip
+
+_MAX_DESCRIPTION = 240
+_MAX_ABOUT = 8
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+# Pronouns that refer back to what the text is about; first and second person name the
+# writer and the reader, who are no concept.
+_BACK_PRONOUNS = frozenset({"it", "they", "he", "she", "this", "these", "its", "their", "his", "her"})
+_COPULAS = frozenset({"be"})
+
+
+def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) -> list[ExtractResponse]:
+    """One response per request, in order; the texts go through the pipeline together."""
+    bodies = [_without_headings(normalize_source(r.text)) for r in reqs]
+    texts = [body for body, _ in bodies]
+    headings = [
+        r.section.split(" > ")[-1].strip() if r.section else (inner[0] if inner else "")
+        for r, (_, inner) in zip(reqs, bodies)
+    ]
+    parsed = list(nlp.pipe(texts, batch_size=64))
+    heading_docs = {h: d for h, d in zip(sorted(set(headings)), nlp.pipe(sorted(set(headings)))) if h}
+    typer = Typer(hints)
+    return [
+        _extract(req, text, doc, heading_docs.get(heading), typer)
+        for req, text, doc, heading in zip(reqs, texts, parsed, headings)
+    ]
+
+
+def _without_headings(text: str) -> tuple[str, list[str]]:
+    """A text given as markdown (a caller's own, not the reader's prose) with its heading lines
+    taken out of the prose: a heading is no sentence, but it may name what follows."""
+    lines, headings = [], []
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            headings.append(line.strip().lstrip("#").strip())
+            lines.append("")
+        else:
+            lines.append(line)
+    return "\n".join(lines).strip(), headings
+
+
+def _extract(req: ExtractRequest, text: str, doc: Any, heading: Any, typer: Typer) -> ExtractResponse:
+    sentences = [s for s in doc.sents if s.text.strip()]
+    sentence_of = {t.i: n for n, s in enumerate(sentences) for t in s}
+    names = collect(doc, sentence_of)
+    title = _title(req, text, names)
+    section = _section_subject(heading, names) or title
+    for n, sentence in enumerate(sentences):
+        _definition(sentence, n, names, section)
+    for c in [c for c in names.by_key.values() if written_lowercase(c, text)]:
+        # a heading's or a column's capitals, whatever the recogniser guessed: a common term
+        c.proper = c.entity = False
+        c.name = c.name.lower()
+    chosen = _select(names, len(text), section)
+    claims = _claims(sentences, chosen, section)
+    concepts = [
+        ExtractedConcept(
+            name=c.name,
+            type=typer.type_of(c),
+            description=c.description or _first_mention(sentences, c),
+            aliases=c.aliases,
+        )
+        for c in chosen
+    ]
+    return ExtractResponse(concepts=concepts, claims=claims)
+
+
+def _title(req: ExtractRequest, text: str, names: Names) -> Candidate | None:
+    """The document's own entity, as the title rules read it (a file name the text uses, a
+    heading that is a name), made a concept even when the text never parses it as one."""
+    body = "\n".join(f"{'#' * (d + 1)} {h}" for d, h in enumerate(req.section.split(" > ")) if h) if req.section else ""
+    name, kind = document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)
+    if not name:
+        return None
+    found = names.add(name, -1)
+    if found is not None:
+        found.name = name  # as the title writes it
+        found.is_title = found.proper = True
+        found.stated_type = found.stated_type or kind
+    return found
+
+
+def _section_subject(heading: Any, names: Names) -> Candidate | None:
+    """The thing a section's heading names ("Counter", "The Prometheus server"); a heading
+    that is a task or a question ("Installing Helm", "How it works") names none."""
+    if heading is None or len(heading) == 0:
+        return None
+    root = next((t for t in heading if t.dep_ == "ROOT"), heading[0])
+    if root.pos_ not in ("NOUN", "PROPN") or any(t.pos_ in ("VERB", "AUX") for t in heading):
+        return None
+    proper = any(t.pos_ == "PROPN" for t in heading)
+    name = name_of(trim(list(heading), common=not proper))
+    found = names.find(name) if name else None
+    if found is not None:
+        found.in_heading = True
+    return found
+
+
+def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) -> None:
+    """ "X is a Y ...": X's definition is the sentence and Y's head noun its stated kind. A
+    pronoun subject ("It is a ...") defines what the section is about."""
+    root = sentence.root
+    if root.lemma_ not in _COPULAS:
+        return
+    subject = next((t for t in root.children if t.dep_ == "nsubj"), None)
+    attr = next((t for t in root.children if t.dep_ == "attr" and t.pos_ in ("NOUN", "PROPN")), None)
+    if subject is None or attr is None or any(t.dep_ == "neg" for t in root.children):
+        return
+    if subject.pos_ == "PRON":
+        target = section if subject.lower_ in _BACK_PRONOUNS else None
+    elif subject.pos_ == "NOUN" and _refers_back(subject) and not any(t.dep_ == "compound" for t in subject.children):
+        target = section  # "The film is a 1952 comedy": the film the text is about
+    else:
+        tokens = [t for t in subject.subtree if t.i <= subject.i]
+        name = name_of(trim(tokens, common=subject.pos_ != "PROPN"))
+        target = names.find(name) if name else None
+    if target is None or target.description:
+        return
+    target.description = clip(sentence.text.strip(), _MAX_DESCRIPTION)
+    # "X is a Y" puts X in the class Y; "X is the Y of ..." names a role it plays, which says
+    # less about its kind than the recogniser's label
+    indefinite = any(t.dep_ == "det" and t.lower_ in ("a", "an") for t in attr.children)
+    attr = _past_form_word(attr)
+    if attr.pos_ == "NOUN" and attr.lemma_.isalpha() and (indefinite or not target.entity):
+        target.stated_type = target.stated_type or attr.lemma_.lower()
+    target.sentences.add(n)
+
+
+def _past_form_word(attr: Any) -> Any:
+    """ "a form of metamorphic rock": the kind is the rock, not the form."""
+    if attr.lemma_.lower() in FORM_WORDS:
+        of = next((t for t in attr.children if t.dep_ == "prep" and t.lower_ == "of"), None)
+        obj = next((t for t in of.children if t.dep_ == "pobj" and t.pos_ == "NOUN"), None) if of is not None else None
+        return obj if obj is not None else attr
+    return attr
+
+
+def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candidate]:
+    """The names worth a page: the title, what a heading or a definition names, every entity
+    the recogniser finds, a proper noun it missed but the text repeats, and a common term the
+    text keeps coming back to (a compound in two sentences, a single noun in three and the
+    subject of one). One capitalised word in one sentence is as often a button or a column
+    as a name."""
+
+    # "the film" in a text about a film is that film again, not a concept of its own
+    kinds = {subject.stated_type, *subject.heads} if subject is not None else set()
+
+    def keep(c: Candidate) -> bool:
+        many = len(c.sentences)
+        if not c.proper and c.key in kinds:
+            return False
+        if c.is_title or c.in_heading or c.description or c.entity or c.aliases:
+            return True  # a stated alias says the text names the thing
+        if c.proper:
+            return many >= 2
+        return many >= 2 if " " in c.name else many >= 3 and c.subject_of > 0
+
+    def rank(c: Candidate) -> tuple[bool, bool, float, int]:
+        # what the text defines or heads a section with, and the names it gives, before
+        # common terms however often they recur
+        named = bool(c.description) or c.in_heading or c.entity or c.proper or bool(c.aliases)
+        weight = len(c.sentences) + 2 * bool(c.description) + c.entity + c.in_heading + 0.5 * c.subject_of
+        return (not c.is_title, not named, -weight, c.first)
+
+    # A name the recogniser found is worth its place however many a text holds; common terms
+    # share a budget that grows with the text, as a reader's index would.
+    pool = sorted((c for c in names.by_key.values() if keep(c)), key=rank)
+    named = [c for c in pool if rank(c)[1] is False][: 40 + chars // 100]
+    common = [c for c in pool if rank(c)[1] is True][: 5 + chars // 300]
+    return named + common
+
+
+def _claims(sentences: list[Any], chosen: list[Candidate], section: Candidate | None) -> list[ExtractedClaim]:
+    mentions = Mentions(list(chosen))
+    claims: list[ExtractedClaim] = []
+    last: Candidate | None = section
+    for sentence in sentences:
+        text = sentence.text.strip()
+        if len(sentence) < 4 or text.endswith(":"):
+            continue  # a lead-in to what follows states nothing itself
+        found: list[Candidate] = [c for c in mentions(text) if isinstance(c, Candidate)]  # narrows Named
+        subject = _named_subject(sentence, found, last)
+        if subject is None:
+            continue
+        about = [subject, *(c for c in found if c is not subject)]
+        claims.append(ExtractedClaim(text=text, about=[c.name for c in about[:_MAX_ABOUT]]))
+        last = subject
+    return claims
+
+
+def _named_subject(sentence: Any, about: list[Candidate], last: Candidate | None) -> Candidate | None:
+    """The concept a sentence's subject names: one of its concepts inside a subject phrase,
+    or the concept a referring subject ("it", "the chart") points back to."""
+    subjects = [t for t in sentence if t.dep_ in _SUBJECTS]
+    for token in subjects:
+        span = {t.i for t in token.subtree}
+        words = " ".join(sentence.doc[i].text for i in sorted(span)).casefold()
+        for c in about:
+            if any(form.casefold() in words for form in [c.name, *c.aliases]):
+                return c
+    for token in subjects:
+        if token.lower_ in _BACK_PRONOUNS or (token.pos_ == "NOUN" and _refers_back(token)):
+            return last if last is not None else (about[0] if about else None)
+    if not subjects and about and any(t.pos_ in ("VERB", "AUX") for t in sentence):
+        # a parse that found no subject in a sentence that opens with a name ("Neo4j stores
+        # graphs" read as one noun phrase): the name is its subject; an instruction opens
+        # with its verb instead
+        lead = sentence.text.lstrip("\"'(“ ").casefold()
+        return next((c for c in about if any(lead.startswith(f.casefold()) for f in [c.name, *c.aliases])), None)
+    return None
+
+
+def _refers_back(token: Any) -> bool:
+    """ "The tool", "This release": a definite noun phrase with nothing naming it anew."""
+    return any(t.dep_ == "det" and t.lower_ in ("the", "this", "these") for t in token.children)
+
+
+def _first_mention(sentences: Iterable[Any], c: Candidate) -> str:
+    found = Mentions([c])
+    for s in sentences:
+        if found(s.text):
+            return clip(s.text.strip(), _MAX_DESCRIPTION)
+    return ""
