@@ -6,7 +6,7 @@ import time
 
 from graphwiki_assets.core.llm.calls import ExtractRequest
 from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL, OfflineLLM
-from graphwiki_assets.core.llm.offline.extraction import extract
+from graphwiki_assets.core.llm.offline.parsed_extraction import extract
 from graphwiki_assets.core.llm.offline.titles import parse_title
 
 

@@ -13,7 +13,6 @@ instruction with no subject state nothing. A sentence "X is a Y" records X's def
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept, ExtractRequest, ExtractResponse, TypeHint
@@ -82,7 +81,9 @@ def _extract(req: ExtractRequest, text: str, doc: Any, heading: Any, typer: Type
         ExtractedConcept(
             name=c.name,
             type=typer.type_of(c),
-            description=c.description or _first_mention(sentences, c),
+            # only a definition describes; a first mention ("This is part 3 of our series on
+            # charts") would lead every later summary of the concept
+            description=c.description,
             aliases=c.aliases,
         )
         for c in chosen
@@ -136,9 +137,11 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
     elif subject.pos_ == "NOUN" and _refers_back(subject) and not any(t.dep_ == "compound" for t in subject.children):
         target = section  # "The film is a 1952 comedy": the film the text is about
     else:
+        # the phrase the sentence defines, modifiers and all ("Tidal counselling is a form of
+        # psychotherapy"): a defined term is exactly what the text names
         tokens = [t for t in subject.subtree if t.i <= subject.i]
-        name = name_of(trim(tokens, common=subject.pos_ != "PROPN"))
-        target = names.find(name) if name else None
+        name = name_of(trim(tokens, common=False))
+        target = (names.find(name) or names.add(name, n)) if name else None
     if target is None or target.description:
         return
     target.description = clip(sentence.text.strip(), _MAX_DESCRIPTION)
@@ -172,7 +175,7 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
 
     def keep(c: Candidate) -> bool:
         many = len(c.sentences)
-        if not c.proper and c.key in kinds:
+        if not c.proper and c.key in kinds and c is not subject:
             return False
         if c.is_title or c.in_heading or c.description or c.entity or c.aliases:
             return True  # a stated alias says the text names the thing
@@ -226,7 +229,7 @@ def _named_subject(sentence: Any, about: list[Candidate], last: Candidate | None
     for token in subjects:
         if token.lower_ in _BACK_PRONOUNS or (token.pos_ == "NOUN" and _refers_back(token)):
             return last if last is not None else (about[0] if about else None)
-    if not subjects and about and any(t.pos_ in ("VERB", "AUX") for t in sentence):
+    if about:
         # a parse that found no subject in a sentence that opens with a name ("Neo4j stores
         # graphs" read as one noun phrase): the name is its subject; an instruction opens
         # with its verb instead
@@ -240,9 +243,8 @@ def _refers_back(token: Any) -> bool:
     return any(t.dep_ == "det" and t.lower_ in ("the", "this", "these") for t in token.children)
 
 
-def _first_mention(sentences: Iterable[Any], c: Candidate) -> str:
-    found = Mentions([c])
-    for s in sentences:
-        if found(s.text):
-            return clip(s.text.strip(), _MAX_DESCRIPTION)
-    return ""
+def extract(req: ExtractRequest, nlp: Any = None) -> ExtractResponse:
+    """One document with the default pipeline and the general preset's label mapping."""
+    from graphwiki_assets.core.nlp.model import load_pipeline
+
+    return extract_parsed([req], [], nlp if nlp is not None else load_pipeline())[0]
