@@ -70,7 +70,6 @@ def test_many_short_sections_cost_the_calls_they_share_not_one_each():
 
 def test_the_offline_rules_read_the_section_as_headings_and_a_link_text_as_a_name():
     text = "Ambrel explains how the tides move."
-    plain = extract(ExtractRequest(source_id="s", title="Tides", text=text))
     linked = extract(ExtractRequest(source_id="s", title="Tides", text=text, section="Tides", links=["Ambrel"]))
     assert "Ambrel" in [c.name for c in linked.concepts]
 
