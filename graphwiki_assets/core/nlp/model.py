@@ -148,13 +148,30 @@ _loaded: dict[str, Any] = {}
 _loading = threading.Lock()
 
 
+def _import_spacy() -> Any:
+    """spaCy without PyTorch: thinc imports torch at start-up only for optional shims that
+    these CNN pipelines never run, and that import costs every extracting process about
+    600 MB. A process that already holds torch (or spaCy) imports as usual; torch stays
+    importable afterwards for whatever else needs it."""
+    if "torch" in sys.modules or "thinc" in sys.modules:
+        import spacy
+
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]  # makes `import torch` raise ImportError
+    try:
+        import spacy
+    finally:
+        del sys.modules["torch"]
+    return spacy
+
+
 def load_pipeline(key: str = DEFAULT_PIPELINE, root: Path | None = None) -> Any:
     """The spaCy ``Language`` for ``key``, loaded once per process (about 0.3 s and 200 MB):
     every extraction in the process shares it; spaCy's pipelines are read-only once loaded."""
     with _loading:
         nlp = _loaded.get(key)
         if nlp is None:
-            import spacy
+            spacy = _import_spacy()
 
             from graphwiki_assets.core.nlp import boundaries
 
