@@ -64,12 +64,24 @@ def test_an_unknown_entity_gets_no_information_never_an_answer(seed_graph, embed
     assert not connect.found and "'Zorblax'" in connect.flags[0] and connect.sentences == []
 
 
-def test_a_near_miss_lists_the_candidates_to_pick_from_and_answers_nothing(seed_graph, embedder, offline_llm):
+def test_a_near_miss_answers_from_its_best_candidate_and_says_which(seed_graph, embedder, offline_llm):
     answer = ask(seed_graph, embedder, offline_llm, "What is Neo4j GDS?")
+    note = 'Answering about "Neo4j Graph Data Science" (closest match to "Neo4j GDS").'
+    assert (answer.found, answer.rung) == (True, "fuzzy")
+    assert answer.answer.startswith(note + "\n") and answer.flags[0] == note
+    assert [(e["concept_id"], e["match"]) for e in answer.entities] == [("c-gds", "near")]
+    assert answer.sentences and all(s.source_ids for s in answer.sentences)
+    # the other candidates stay offered beside the answer
+    assert [n["concept_id"] for n in answer.near_matches] == ["c-neo4j"]
+
+
+def test_a_broader_near_miss_is_offered_to_pick_from_and_answers_nothing(seed_graph, embedder, offline_llm):
+    answer = ask(seed_graph, embedder, offline_llm, "What is Docker Swarm?")
     assert (answer.found, answer.rung, answer.citations) == (False, "fuzzy", [])
-    assert "c-gds" in [n["concept_id"] for n in answer.near_matches]
-    assert answer.answer.startswith("No concept is named 'Neo4j GDS'. Did you mean ")
-    assert "(c-gds)" in answer.answer and answer.answer.endswith("? Ask again naming one of them.")
+    assert [n["concept_id"] for n in answer.near_matches] == ["c-docker"]
+    assert answer.answer == (
+        "No concept is named 'Docker Swarm'. Did you mean Docker (c-docker)? Ask again naming one of them."
+    )
 
 
 def test_a_term_only_in_source_text_is_answered_from_the_raw_source_and_says_so(seed_graph, embedder, offline_llm):

@@ -66,9 +66,16 @@ def _within(part: list[str], whole: list[str]) -> bool:
     return bool(part) and all(any(_same_word(p, w) for w in whole) for p in part)
 
 
+def _said(mention: str) -> list[str]:
+    """The stemmed words of a mention, without those that frame the question rather than name
+    ("relabeling work" of "How does relabeling work?"): a router may leave them in."""
+    tokens = name_tokens(mention)
+    return [stem(t) for t in tokens if t not in STOPWORDS | FRAMING] or [stem(t) for t in tokens]
+
+
 def name_form_of(mention: str, names: list[str]) -> bool:
     """True when one of ``names`` is ``mention`` in another form (see the module's docstring)."""
-    said = [stem(t) for t in name_tokens(mention)]
+    said = _said(mention)
     for name in names:
         other = [stem(t) for t in name_tokens(name)]
         if _within(said, other) or _within(other, said):
@@ -77,6 +84,20 @@ def name_form_of(mention: str, names: list[str]) -> bool:
         if min(len(a), len(b)) >= MIN_SPELLED and SequenceMatcher(None, a, b).ratio() >= SPELLING:
             return True
     return False
+
+
+def stands_for(mention: str, names: list[str]) -> bool:
+    """True when a concept's ``names`` (its name and aliases) hold every word of ``mention``,
+    in some spelling: the concept is the mention, or a more specific thing that carries its
+    name ("GDS" for "Neo4j Graph Data Science"). Not a broader one: "Docker" does not stand
+    for "Docker Swarm", whose answer it does not hold. A word that frames the question need
+    not be carried."""
+    said = _said(mention)
+    held = [stem(t) for name in names for t in name_tokens(name)]
+    if _within(said, held):
+        return True
+    a = compact(mention)
+    return len(a) >= MIN_SPELLED and any(SequenceMatcher(None, a, compact(n)).ratio() >= SPELLING for n in names)
 
 
 def holds(text: str, mention: str) -> bool:

@@ -1,6 +1,8 @@
 """The lower rungs of the answer ladder, for a question whose entities are not concepts.
 
     exact (or confident) match -> the graph answers               (service.ask)
+    a name as typed, misspelt  -> the graph answers about the closest concept, saying which
+    or carried by one concept     (the other near matches listed beside the answer)
     near matches only          -> the candidates, for the user to pick
     no concept at all          -> sources whose text matches, quoted: the answer comes
                                   from raw sources (sources that promoted nothing included)
@@ -21,7 +23,7 @@ from neo4j.exceptions import ClientError
 
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.closeness import covers, holds
-from graphwiki_assets.core.query.models import NearMatch, vector_pool
+from graphwiki_assets.core.query.models import Link, NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import Graph
 from graphwiki_assets.core.text.sentences import split_sentences
 
@@ -30,6 +32,7 @@ RAW_SOURCES = 3
 QUOTES_PER_SOURCE = 2
 
 FUZZY = "No concept is named {what}. Did you mean {candidates}? Ask again naming one of them."
+CLOSEST = 'Answering about "{name}" (closest match to "{mention}").'
 RAW = (
     "No concept in the graph matches {what}; this answer comes from raw sources, not from concepts "
     "and claims the graph has checked:"
@@ -52,6 +55,10 @@ class RawSource:
 
 def quoted(what: list[str]) -> str:
     return ", ".join(f"'{m}'" for m in what) or "the entities of this question"
+
+
+def closest_text(link: Link) -> str:
+    return CLOSEST.format(name=link.name, mention=link.mention)
 
 
 def fuzzy_text(what: list[str], near: list[NearMatch]) -> str:

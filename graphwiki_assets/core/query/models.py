@@ -89,8 +89,13 @@ class Link:
     concept_id: str
     name: str
     type: str
-    match: str  # exact | vector
+    # exact (a name key) | fuzzy (the mention misspelt or inflected; score: rapidfuzz's / 100) |
+    # vector (name cosine) | near (no concept is the mention: the closest that carries its words)
+    match: str
     score: float
+
+
+CLOSEST = ("fuzzy", "near")  # links an answer names as the closest match to what was typed
 
 
 @dataclass
@@ -98,7 +103,7 @@ class NearMatch:
     mention: str
     concept_id: str
     name: str
-    score: float
+    score: float  # name cosine; for a runner-up of the fuzzy pass, its spelling similarity (0-1)
 
 
 @dataclass
@@ -228,7 +233,9 @@ class Answer:
     corpus_tokens: int
     latency_ms: float
     found: bool = True
-    # the rung of the answer ladder it came from: graph | fuzzy | raw_sources | nothing
+    # the rung of the answer ladder it came from: graph | fuzzy (a name as typed matched no
+    # concept: answered about the closest one and saying so, or, found False, the candidates
+    # listed) | raw_sources | nothing
     rung: str = "graph"
     near_matches: list[dict] = field(default_factory=list)
     history: list[str] = field(default_factory=list)

@@ -21,7 +21,7 @@ from graphwiki_assets.core.query import closeness, cypher, fallback, provenance,
 from graphwiki_assets.core.query.filed import filed_near
 from graphwiki_assets.core.query.linking import LinkConfig
 from graphwiki_assets.core.query.logged import question_entry
-from graphwiki_assets.core.query.models import Answer, Linking, QueryOptions, Retrieval, Route
+from graphwiki_assets.core.query.models import CLOSEST, Answer, Linking, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.routing import route as choose_route
 from graphwiki_assets.core.query.shapes import SHAPES, Asked
 from graphwiki_assets.core.store.driver import Graph, GraphStore
@@ -92,11 +92,14 @@ def answer_question(
         _verify_sources(retrieval, sub, facts, sources_dirs)
     if linking.unlinked and not retrieval.communities:  # a global subject need not be a concept
         facts.flags.append(f"the graph has no information on {', '.join(map(repr, linking.unlinked))}")
+    closest = _closest(linking)
+    facts.flags[:0] = closest
     written, backend = synthesis.synthesise(llm, question, route.shape, facts)
     sentences = synthesis.render(written, facts)
     text = synthesis.compose(sentences, facts)
     if not sentences and retrieval.empty_reason:
         text = f"The graph has no information to answer this: {retrieval.empty_reason}."
+    text = "\n".join([*closest, text])  # said first: the reader typed another name
     return _answer(
         question,
         route,
@@ -153,6 +156,15 @@ def _corpus_tokens(graph: Graph, count: int | None = None) -> int:
     return known[1]
 
 
+def _closest(linking: Linking) -> list[str]:
+    """A note for each mention answered through the closest concept to what was typed."""
+    return [fallback.closest_text(link) for link in linking.links if link.match in CLOSEST]
+
+
+def _near(linking: Linking) -> list[dict]:
+    return [{"mention": n.mention, "concept_id": n.concept_id, "name": n.name, "score": n.score} for n in linking.near]
+
+
 def _entities(linking: Linking) -> list[dict]:
     return [
         {
@@ -185,9 +197,9 @@ def _not_about_question(
     what = fallback.quoted(list(dict.fromkeys(link.name for link in linking.links)))
     asked = fallback.quoted(missing)
     text = f"{fallback.NOTHING} The graph holds facts on {what}, but none on {asked}."
-    flags = [f"no fact on {what} mentions {asked}"]
+    flags = [*_closest(linking), f"no fact on {what} mentions {asked}"]
     laps.lap("retrieval")
-    return _unanswered(question, route, linking, "nothing", text, flags, [], [], corpus_tokens, laps)
+    return _unanswered(question, route, linking, "nothing", text, flags, [], _near(linking), corpus_tokens, laps)
 
 
 def _no_information(
@@ -195,7 +207,7 @@ def _no_information(
 ) -> Answer:
     """The ladder below an answer: near matches to pick from, else raw sources quoted, else nothing."""
     what = fallback.quoted(missing)
-    near = [{"mention": n.mention, "concept_id": n.concept_id, "name": n.name, "score": n.score} for n in linking.near]
+    near = _near(linking)
     found: list[fallback.RawSource] = []
     if linking.near:
         rung, text, flags = "fuzzy", fallback.fuzzy_text(missing, linking.near), [f"no concept is named {what}"]
@@ -211,6 +223,7 @@ def _no_information(
             ]
         else:
             rung, text, flags = "nothing", fallback.NOTHING, [f"no concept or source matches {what}"]
+    flags = [*_closest(linking), *flags]
     laps.lap("retrieval")
     return _unanswered(question, route, linking, rung, text, flags, found, near, _corpus_tokens(store), laps)
 
@@ -281,6 +294,8 @@ def _answer(
     ]
     names = {cid: c.name for cid, c in sub.concepts.items()}
     details = {**retrieval.details, "explanation": retrieval.explanation, "names": names}
+    # answered about the closest concept to a name as typed: the fuzzy rung, answered
+    closest = any(link.match in CLOSEST for link in linking.links)
     reason = "; ".join(p for p in (route.reason, retrieval.explanation) if p)
     answer_backend = backend if backend == route.backend else f"route: {route.backend}; answer: {backend}"
     return Answer(
@@ -305,6 +320,8 @@ def _answer(
         corpus_tokens=corpus_tokens,
         latency_ms=0.0,
         found=True,
+        rung="fuzzy" if closest else "graph",
+        near_matches=_near(linking),
         history=facts.history,
         outdated=[{"fact_id": f, "last_stated": facts.outdated[f]} for f in cited if f in facts.outdated],
         sources=sources,

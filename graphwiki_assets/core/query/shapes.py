@@ -71,8 +71,8 @@ class Shape:
             return Linking()
         if route.entities:
             return link_entities(graph, embedder, route.entities, config)
-        # The router named nothing: take concepts the question names verbatim.
-        return Linking(links=link_question(graph, question))
+        # The router named nothing: take concepts the question names (verbatim, or misspelt).
+        return Linking(links=link_question(graph, question, config))
 
     def missing(self, route: Route, linking: Linking) -> list[str] | None:
         """The mentions the shape cannot do without, when they are not in the graph."""

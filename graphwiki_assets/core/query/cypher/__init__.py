@@ -23,6 +23,7 @@ from graphwiki_assets.core.query.cypher.linking import (
     CONCEPT_VECTOR_CANDIDATES,
     CONCEPTS_BY_ANY_KEY,
     CONCEPTS_BY_KEYS,
+    CONCEPTS_BY_SPELLING,
     RAW_SOURCES,
     SOURCES_MENTIONING,
 )
@@ -77,6 +78,7 @@ from graphwiki_assets.core.query.cypher.techniques import (
 __all__ = [
     "CONCEPTS_BY_KEYS",
     "CONCEPTS_BY_ANY_KEY",
+    "CONCEPTS_BY_SPELLING",
     "CONCEPT_VECTOR_CANDIDATES",
     "CONCEPT_VECTOR",
     "RAW_SOURCES",

@@ -1,4 +1,4 @@
-"""Entity linking: a question's names to concepts, by key and by vector; and the ladder's
+"""Entity linking: a question's names to concepts, by key, by spelling and by vector; and the ladder's
 raw-source rungs, for names no concept carries.
 """
 
@@ -31,6 +31,20 @@ CALL (key) {{
 }}
 WITH c, collect(key.key) AS keys
 RETURN c.id AS id, c.name AS name, c.type AS type, keys, coalesce(c.source_count, 0) AS source_count
+"""
+
+# The fuzzy pass's blocking (query/fuzzy.py): per mention, the concepts whose keys lie a few
+# edits from its words or begin with their root, at most $limit of them, one index lookup each;
+# the caller decides by spelling which, if any, the mention means.
+CONCEPTS_BY_SPELLING = f"""
+UNWIND $mentions AS m
+CALL (m) {{
+  CALL db.index.fulltext.queryNodes('concept_keys', m.query, {{limit: $limit}}) YIELD node AS c
+  WHERE {in_play("c")}
+  RETURN c
+}}
+RETURN m.index AS index, c.id AS id, c.name AS name, c.type AS type,
+       coalesce(c.aliases, []) AS aliases, coalesce(c.source_count, 0) AS source_count
 """
 
 # Vector searches ask the index for $pool candidates and keep the $k best by the exact cosine
