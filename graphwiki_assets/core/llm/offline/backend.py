@@ -43,13 +43,16 @@ from graphwiki_assets.core.llm.offline import (
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.nlp.model import DEFAULT_PIPELINE, load_pipeline
 
-OFFLINE_LABEL = "offline-nlp/v5"
+OFFLINE_VERSION = "offline-nlp/v6"
 
 
 def offline_label(nlp_model: str = DEFAULT_PIPELINE) -> str:
     """The label names the pipeline: another one extracts other concepts, so its cached
     answers are not reused."""
-    return OFFLINE_LABEL if nlp_model == DEFAULT_PIPELINE else f"{OFFLINE_LABEL}+{nlp_model}"
+    return f"{OFFLINE_VERSION}+{nlp_model}"
+
+
+OFFLINE_LABEL = offline_label()
 
 
 def _extract_with(nlp_model: str) -> Callable[[ExtractBatchRequest], ExtractBatchResponse]:

@@ -22,6 +22,7 @@ from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names, col
 from graphwiki_assets.core.llm.offline.parsed_types import Typer
 from graphwiki_assets.core.llm.offline.surface import normalize_source
 from graphwiki_assets.core.llm.offline.titles import document_title
+from graphwiki_assets.core.normal_forms import norm_name
 from graphwiki_assets.core.text.sentences import clip
 
 _MAX_DESCRIPTION = 240
@@ -100,7 +101,8 @@ def _title(req: ExtractRequest, text: str, names: Names) -> Candidate | None:
         return None
     found = names.add(name, -1)
     if found is not None:
-        found.name = name  # as the title writes it
+        if found.key == norm_name(name):
+            found.name = name  # as the title writes it; an alias found the owner and keeps its name
         found.is_title = found.proper = True
         found.stated_type = found.stated_type or kind
     return found
@@ -142,14 +144,15 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
         tokens = [t for t in subject.subtree if t.i <= subject.i]
         name = name_of(trim(tokens, common=False))
         target = (names.find(name) or names.add(name, n)) if name else None
-    if target is None or target.description:
+    if target is None:
         return
-    target.description = clip(sentence.text.strip(), _MAX_DESCRIPTION)
-    # "X is a Y" puts X in the class Y; "X is the Y of ..." names a role it plays, which says
-    # less about its kind than the recogniser's label
+    target.description = target.description or clip(sentence.text.strip(), _MAX_DESCRIPTION)
+    # "X is a Y" puts X in the class Y, and so does "X is the Y used to ..." for a thing; for a
+    # person it names a role ("was the inspiration for"), which says less than the label
     indefinite = any(t.dep_ == "det" and t.lower_ in ("a", "an") for t in attr.children)
     attr = _past_form_word(attr)
-    if attr.pos_ == "NOUN" and attr.lemma_.isalpha() and (indefinite or not target.entity):
+    person = bool(target.labels) and target.labels.most_common(1)[0][0] == "PERSON"
+    if attr.pos_ == "NOUN" and attr.lemma_.isalpha() and (indefinite or not person):
         target.stated_type = target.stated_type or attr.lemma_.lower()
     target.sentences.add(n)
 
