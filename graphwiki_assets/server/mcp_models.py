@@ -42,7 +42,10 @@ class LinkedEntity(BaseModel):
     concept_id: str
     name: str
     type: str | None = None
-    match: str = Field(description="'exact' (a name or alias) or 'vector' (by meaning)")
+    match: str = Field(
+        description="'exact' (a name or alias), 'fuzzy' (another spelling or ending of one), "
+        "'near' (the closest concept holding every word of the mention) or 'vector' (by meaning)"
+    )
     score: float
 
 
@@ -64,7 +67,9 @@ class AskResult(BaseModel):
     technique: str = Field(description="the graph technique that answered it")
     reason: str = Field(description="why that shape and what the technique found")
     found: bool = Field(description="false when the graph holds nothing on the question (see rung)")
-    rung: str = Field(description="graph | fuzzy (near names offered) | raw_sources (quoted) | nothing")
+    rung: str = Field(
+        description="graph | fuzzy (answered about the closest name, or near names offered) | raw_sources (quoted) | nothing"
+    )
     answer: str = Field(
         description="the answer text; every sentence ends with [source: ids], and a fact that is not "
         "current carries an inline mark such as [disputed — see cl-...]"
