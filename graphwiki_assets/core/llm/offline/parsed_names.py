@@ -271,13 +271,15 @@ def _without_release(tokens: list[Any]) -> list[Any]:
 
 def _coordinated(tokens: list[Any], label: str | None) -> list[list[Any]]:
     """ "Cassels Lake and Rabbit Lake" names two things; a title keeps its "and" ("Pride and
-    Prejudice"). A noun phrase's commas separate a list's items; an entity's belong to its
+    Prejudice"), and so does a name whose "of" phrase it joins. A noun phrase's commas separate a list's items; an entity's belong to its
     name ("Neo4j, Inc.")."""
     if label in _TITLE_LABELS:
         return [tokens]
     parts: list[list[Any]] = [[]]
     for t in tokens:
-        if t.pos_ == "CCONJ" or (label is None and t.is_punct and t.text == ","):
+        # after "of" the conjunction joins the complement ("Medal of Technology and Innovation")
+        inside = any(p.pos_ == "ADP" for p in parts[-1])
+        if (t.pos_ == "CCONJ" and not inside) or (label is None and t.is_punct and t.text == ","):
             parts.append([])
         else:
             parts[-1].append(t)
