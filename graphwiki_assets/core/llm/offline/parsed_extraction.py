@@ -6,9 +6,10 @@ and the noun phrases that name things (``parsed_names``); a concept's type is it
 mapped onto the schema config's types (``TypeHint.entity_labels``), else the head noun a
 definition gives it ("A counter is a cumulative metric" -> metric), else its own head noun
 ("Prometheus server" -> server), which the taxonomy maps; the fallback type only where nothing
-says more. A claim is a sentence whose grammatical subject the pipeline can name (a concept,
-or a pronoun or "the <noun>" that refers back to one); a lead-in that ends in a colon and an
-instruction with no subject state nothing. A sentence "X is a Y" records X's definition.
+says more. A claim is a statement (a sentence with a grammatical subject) that mentions a concept,
+about the concept its subject names first (a concept, the agent of a passive, or a pronoun
+or "the <noun>" that refers back to one); a lead-in that ends in a colon and an instruction
+with no subject state nothing. A sentence "X is a Y" records X's definition.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept, ExtractRequest, ExtractResponse, TypeHint
 from graphwiki_assets.core.llm.offline.claims import Mentions
+from graphwiki_assets.core.llm.offline.context_types import section_type
 from graphwiki_assets.core.llm.offline.definitions import FORM_WORDS
 from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names, collect, name_of, trim, written_lowercase
 from graphwiki_assets.core.llm.offline.parsed_types import Typer
@@ -39,35 +41,39 @@ def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) 
     bodies = [_without_headings(normalize_source(r.text)) for r in reqs]
     texts = [body for body, _ in bodies]
     headings = [
-        r.section.split(" > ")[-1].strip() if r.section else (inner[0] if inner else "")
+        r.section.split(" > ")[-1].strip() if r.section else (inner[0][1] if inner else "")
         for r, (_, inner) in zip(reqs, bodies)
     ]
     parsed = list(nlp.pipe(texts, batch_size=64))
     heading_docs = {h: d for h, d in zip(sorted(set(headings)), nlp.pipe(sorted(set(headings)))) if h}
     typer = Typer(hints)
     return [
-        _extract(req, text, doc, heading_docs.get(heading), typer)
-        for req, text, doc, heading in zip(reqs, texts, parsed, headings)
+        _extract(req, text, doc, heading_docs.get(heading), typer, inner)
+        for req, text, doc, heading, (_, inner) in zip(reqs, texts, parsed, headings, bodies)
     ]
 
 
-def _without_headings(text: str) -> tuple[str, list[str]]:
+def _without_headings(text: str) -> tuple[str, list[tuple[int, str]]]:
     """A text given as markdown (a caller's own, not the reader's prose) with its heading lines
-    taken out of the prose: a heading is no sentence, but it may name what follows."""
-    lines, headings = [], []
-    for line in text.splitlines():
+    blanked out of the prose, and where each heading stood: a heading is no sentence, but it
+    names what follows it."""
+    lines, headings, at = [], [], 0
+    for line in text.split("\n"):
         if line.lstrip().startswith("#"):
-            headings.append(line.strip().lstrip("#").strip())
-            lines.append("")
-        else:
-            lines.append(line)
-    return "\n".join(lines).strip(), headings
+            headings.append((at, line.strip().lstrip("#").strip()))
+            line = " " * len(line)
+        lines.append(line)
+        at += len(line) + 1
+    return "\n".join(lines), headings
 
 
-def _extract(req: ExtractRequest, text: str, doc: Any, heading: Any, typer: Typer) -> ExtractResponse:
+def _extract(
+    req: ExtractRequest, text: str, doc: Any, heading: Any, typer: Typer, inner: list[tuple[int, str]]
+) -> ExtractResponse:
     sentences = [s for s in doc.sents if s.text.strip()]
     sentence_of = {t.i: n for n, s in enumerate(sentences) for t in s}
     names = collect(doc, sentence_of)
+    _type_list_entries(names, sentences, req.section, inner)
     title = _title(req, text, names)
     section = _section_subject(heading, names) or title
     for n, sentence in enumerate(sentences):
@@ -90,6 +96,22 @@ def _extract(req: ExtractRequest, text: str, doc: Any, heading: Any, typer: Type
         for c in chosen
     ]
     return ExtractResponse(concepts=concepts, claims=claims)
+
+
+def _type_list_entries(names: Names, sentences: list[Any], section: str, inner: list[tuple[int, str]]) -> None:
+    """A list under a heading that names a kind in the plural ("Maintainers", "Supported
+    tools") lists things of that kind: an entry that is only a name gets the heading's kind,
+    and the heading as what the source says of it."""
+    for c in names.by_key.values():
+        if not c.listed or c.stated_type:
+            continue
+        start = sentences[c.first].start_char if 0 <= c.first < len(sentences) else 0
+        above = [h for at, h in inner if at <= start]
+        path = " > ".join(p for p in (section, above[-1] if above else "") if p)
+        c.stated_type = section_type(path, c.name)
+        if path and not c.description:
+            # what the source says of a bare entry is where it lists it
+            c.description = f"{c.name} is listed under {path}."
 
 
 def _title(req: ExtractRequest, text: str, names: Names) -> Candidate | None:
@@ -166,6 +188,11 @@ def _past_form_word(attr: Any) -> Any:
     return attr
 
 
+def _inner_keys(name: str) -> set[str]:
+    words = norm_name(name).split()
+    return {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {" ".join(words)}
+
+
 def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candidate]:
     """The names worth a page: the title, what a heading or a definition names, every entity
     the recogniser finds, a proper noun it missed but the text repeats, and a common term the
@@ -176,14 +203,19 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
     # "the film" in a text about a film is that film again, not a concept of its own
     kinds = {subject.stated_type, *subject.heads} if subject is not None else set()
 
+    # a piece of another name's stated alias ("First Circle" in "Games of the First Circle")
+    pieces = {w for c in names.by_key.values() for a in c.aliases if " " in a for w in _inner_keys(a)}
+
     def keep(c: Candidate) -> bool:
         many = len(c.sentences)
+        if c.key in pieces and not c.entity and not c.aliases:
+            return False
         if not c.proper and c.key in kinds and c is not subject:
             return False
         if c.is_title or c.in_heading or c.description or c.entity or c.aliases:
             return True  # a stated alias says the text names the thing
         if c.proper:
-            return many >= 2
+            return many >= 2 or c.written_as_name or c.listed
         return many >= 2 if " " in c.name else many >= 3 and c.subject_of > 0
 
     def rank(c: Candidate) -> tuple[bool, bool, float, int]:
@@ -211,9 +243,9 @@ def _claims(sentences: list[Any], chosen: list[Candidate], section: Candidate | 
             continue  # a lead-in to what follows states nothing itself
         found: list[Candidate] = [c for c in mentions(text) if isinstance(c, Candidate)]  # narrows Named
         subject = _named_subject(sentence, found, last)
-        if subject is None:
-            continue
-        about = [subject, *(c for c in found if c is not subject)]
+        if subject is None and not (found and any(t.dep_ in _SUBJECTS for t in sentence)):
+            continue  # an instruction or a fragment: no subject at all
+        about = [subject, *(c for c in found if c is not subject)] if subject is not None else found
         claims.append(ExtractedClaim(text=text, about=[c.name for c in about[:_MAX_ABOUT]]))
         last = subject
     return claims
@@ -223,15 +255,17 @@ def _named_subject(sentence: Any, about: list[Candidate], last: Candidate | None
     """The concept a sentence's subject names: one of its concepts inside a subject phrase,
     or the concept a referring subject ("it", "the chart") points back to."""
     subjects = [t for t in sentence if t.dep_ in _SUBJECTS]
+    # in a passive sentence the agent does what is said ("is copied by Brindle"); a subject that
+    # names or refers back to a concept comes first ("It was designed by Ora Fenn")
+    agents = [c for t in sentence if t.dep_ == "agent" for c in t.children if c.dep_ == "pobj"]
     for token in subjects:
-        span = {t.i for t in token.subtree}
-        words = " ".join(sentence.doc[i].text for i in sorted(span)).casefold()
-        for c in about:
-            if any(form.casefold() in words for form in [c.name, *c.aliases]):
-                return c
-    for token in subjects:
+        if (named := _naming(token, sentence, about)) is not None:
+            return named
         if token.lower_ in _BACK_PRONOUNS or (token.pos_ == "NOUN" and _refers_back(token)):
             return last if last is not None else (about[0] if about else None)
+    for token in agents:
+        if (named := _naming(token, sentence, about)) is not None:
+            return named
     if about:
         # a parse that found no subject in a sentence that opens with a name ("Neo4j stores
         # graphs" read as one noun phrase): the name is its subject; an instruction opens
@@ -239,6 +273,12 @@ def _named_subject(sentence: Any, about: list[Candidate], last: Candidate | None
         lead = sentence.text.lstrip("\"'(“ ").casefold()
         return next((c for c in about if any(lead.startswith(f.casefold()) for f in [c.name, *c.aliases])), None)
     return None
+
+
+def _naming(token: Any, sentence: Any, about: list[Candidate]) -> Candidate | None:
+    """The concept a phrase (a token's subtree) names, if any."""
+    words = " ".join(sentence.doc[i].text for i in sorted(t.i for t in token.subtree)).casefold()
+    return next((c for c in about if any(f.casefold() in words for f in [c.name, *c.aliases])), None)
 
 
 def _refers_back(token: Any) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 from graphwiki_assets.core.llm.not_entities import is_junk
 from graphwiki_assets.core.llm.offline.aliases import stated_aliases
 from graphwiki_assets.core.llm.offline.candidates import capitalised_runs, has_name_mark
+from graphwiki_assets.core.llm.offline.names import acronym_letters
 from graphwiki_assets.core.llm.offline.surface import is_date_or_number
 from graphwiki_assets.core.normal_forms import norm_name
 
@@ -40,9 +41,12 @@ class Candidate:
     first: int  # index of the sentence it first occurs in
     proper: bool = False  # an entity or a proper noun: a name, not a common term
     entity: bool = False  # the recogniser named it at least once, or its form marks a name ("Neo4j")
+    written_as_name: bool = False  # capitals a sentence's start does not explain ("Alert Manager", "MVCC")
+    listed: bool = False  # a list entry that is only this name ("- Bram Oster")
     labels: Counter[str] = field(default_factory=Counter)  # the recogniser's labels over its mentions
     heads: Counter[str] = field(default_factory=Counter)  # lemma of the head noun over its mentions
     sentences: set[int] = field(default_factory=set)
+    mentions: int = 0
     subject_of: int = 0  # sentences it is the grammatical subject of
     stated_type: str | None = None  # "X is a Y": Y's head noun
     description: str = ""
@@ -58,6 +62,7 @@ class Candidate:
     def add_mention(self, sentence: int, head: str, label: str | None, proper: bool, subject: bool) -> None:
         self.first = min(self.first, sentence)
         self.sentences.add(sentence)
+        self.mentions += 1
         if head:
             self.heads[head] += 1
         if label:
@@ -163,6 +168,7 @@ class Names:
             owner.labels.update(other.labels)
             owner.heads.update(other.heads)
             owner.sentences |= other.sentences
+            owner.mentions += other.mentions
             owner.subject_of += other.subject_of
             owner.proper |= other.proper
             owner.entity |= other.entity
@@ -185,7 +191,10 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
             tokens = _without_release(trim(part, common=False))
             if (name := name_of(tokens, ent.label_)) is None:
                 continue
-            _mention(names, name, tokens, ent.label_, True, sentence_of)
+            # a name that modifies a noun ("the Bolt port") is not what its phrase names, and
+            # the recogniser's label on it is a guess about the phrase
+            modifier = tokens[-1].dep_ in ("compound", "amod") and tokens[-1].head.i > tokens[-1].i
+            _mention(names, name, tokens, None if modifier else ent.label_, True, sentence_of)
             taken.update(t.i for t in tokens)
     for chunk in doc.noun_chunks:
         proper = any(t.pos_ == "PROPN" for t in chunk)
@@ -298,7 +307,15 @@ def _mention(
     # a common noun written in capitals at a sentence's start is still common
     written_proper = proper and any(t.pos_ == "PROPN" or (t.is_title and not t.is_sent_start) for t in tokens)
     subject = head.dep_ in ("nsubj", "nsubjpass")
+    words = [t for t in tokens if not t.is_punct]
+    sentence_words = [t for t in head.sent if not t.is_punct and not t.is_space]
+    found.listed |= proper and len(words) == len(sentence_words) and len(words) <= 4
+    found.written_as_name |= proper and (
+        acronym_letters(name) is not None
+        or (len(words) >= 2 and all(t.is_title or t.is_upper for t in words) and not tokens[0].is_sent_start)
+    )
     # the head noun says what kind of thing a phrase names ("client applications", "Prometheus
-    # server", "Cloud Native Computing Foundation"); a one-word proper name says nothing
-    noun = head.lemma_.lower() if head.pos_ == "NOUN" or len(tokens) > 1 else ""
+    # server"); a one-word name is only itself, and a proper name's last word is part of the
+    # name ("Alert Manager" is no manager)
+    noun = head.lemma_.lower() if len(tokens) > 1 and head.pos_ == "NOUN" and head.is_lower else ""
     found.add_mention(sentence, noun, label, written_proper or label is not None, subject)

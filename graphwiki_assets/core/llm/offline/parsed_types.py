@@ -10,6 +10,7 @@ kinds (``core/ingest/taxonomy.py``), and what maps nowhere gets the fallback typ
 from __future__ import annotations
 
 from graphwiki_assets.core.llm.calls import TypeHint
+from graphwiki_assets.core.llm.offline.candidates import has_name_mark
 from graphwiki_assets.core.llm.offline.parsed_names import Candidate
 
 # OntoNotes labels (the English pipeline's) to the general preset's types.
@@ -35,13 +36,17 @@ class Typer:
         self.labels = stated if any(h.entity_labels for h in hints) else DEFAULT_LABEL_TYPES
 
     def label_type(self, c: Candidate) -> str | None:
-        """The label most of a proper name's mentions carry, mapped; a label the mapping does
-        not list says nothing."""
-        if not c.proper or c.name.islower():
-            return None  # a lowercase word the recogniser labels is code or a common word
+        """The label the recogniser gives most of a proper name's mentions, mapped. A label it
+        gives a minority of them is a guess it did not repeat, and technical names (the ones a
+        news-trained recogniser never saw) draw such guesses: "Neo4j" a person in one sentence,
+        nothing in the next nine."""
+        if not c.proper or c.name.islower() or any(has_name_mark(w) for w in c.name.split()):
+            return None  # a lowercase word or an identifier-shaped name ("PageRank") is no news entity
         for label, count in c.labels.most_common():
-            if label == "PERSON" and " " not in c.name and count < 2:
-                continue  # a person is introduced by a full name; one capitalised word once is as often a tool
+            if 2 * count <= max(c.mentions, 1):
+                return None
+            if " " not in c.name and count < 2:
+                return None  # one capitalised word labelled once is as often a tool as a person or a firm
             if label in self.labels:
                 return self.labels[label]
         return None
