@@ -195,6 +195,8 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
             # the recogniser's label on it is a guess about the phrase
             modifier = tokens[-1].dep_ in ("compound", "amod") and tokens[-1].head.i > tokens[-1].i
             _mention(names, name, tokens, None if modifier else ent.label_, True, sentence_of)
+            if (found := names.find(name)) is not None:
+                found.entity = True  # the recogniser found it, whatever its label is worth
             taken.update(t.i for t in tokens)
     for chunk in doc.noun_chunks:
         proper = any(t.pos_ == "PROPN" for t in chunk)
