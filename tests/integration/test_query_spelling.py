@@ -11,8 +11,8 @@ import pytest
 from graphwiki_assets.core.query import ask, refresh_projection
 from graphwiki_assets.core.query.linking import link_entities, link_question
 from graphwiki_assets.core.sources import sha256_text
-from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.server.mcp_models import AskResult
+from tests.support.seed_graph import create_concepts
 
 # id: (name, type, aliases, summary)
 CONCEPTS: dict[str, tuple[str, str, list[str], str]] = {
@@ -65,28 +65,7 @@ def _build(store, embedder, concepts: dict, claims: dict) -> None:
     )
     sources = {cid: [f"src-{cl}" for cl, (_, about) in claims.items() if cid in about] for cid in concepts}
     c_vecs = embedder.encode([f"{name}. {summary}" for name, _, _, summary in concepts.values()])
-    store.query(
-        "UNWIND $rows AS r CREATE (c:Concept) SET c = r.props, c.created_at = datetime(), c.updated_at = datetime() "
-        "WITH c, r UNWIND r.sources AS sid MATCH (s:Source {id: sid}) CREATE (c)-[:DERIVED_FROM]->(s)",
-        rows=[
-            {
-                "sources": sources[cid],
-                "props": {
-                    "id": cid,
-                    "name": name,
-                    "type": ctype,
-                    "aliases": aliases,
-                    "keys": keys_for(name, aliases),
-                    "summary": summary,
-                    "embedding": vec.tolist(),
-                    "status": "current",
-                    "needs_review": False,
-                    "source_count": len(sources[cid]),
-                },
-            }
-            for (cid, (name, ctype, aliases, summary)), vec in zip(concepts.items(), c_vecs)
-        ],
-    )
+    create_concepts(store, concepts, c_vecs, sources)
     cl_vecs = embedder.encode([text for text, _ in claims.values()])
     store.query(
         "UNWIND $rows AS r MATCH (s:Source {id: r.source}) "

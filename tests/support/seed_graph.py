@@ -260,29 +260,7 @@ def build_seed_graph(store, embedder) -> None:
     )
     sources = concept_sources()
     c_vecs = _encode(embedder, [f"{name}. {summary}" for name, _, _, summary in CONCEPTS.values()])
-    store.query(
-        "UNWIND $rows AS r CREATE (c:Concept) SET c = r.props, c.created_at = datetime(), c.updated_at = datetime() "
-        "WITH c, r UNWIND r.sources AS sid MATCH (s:Source {id: sid}) CREATE (c)-[:DERIVED_FROM]->(s)",
-        rows=[
-            {
-                "sources": sources[cid],
-                "props": {
-                    "id": cid,
-                    "name": name,
-                    "type": ctype,
-                    "aliases": aliases,
-                    "keys": keys_for(name, aliases),
-                    "summary": summary,
-                    "embedding": vec.tolist(),
-                    "status": "current",
-                    "needs_review": cid in NEEDS_REVIEW,
-                    "source_count": len(sources[cid]),
-                    **({"review_reason": NEEDS_REVIEW[cid]} if cid in NEEDS_REVIEW else {}),
-                },
-            }
-            for (cid, (name, ctype, aliases, summary)), vec in zip(CONCEPTS.items(), c_vecs)
-        ],
-    )
+    create_concepts(store, CONCEPTS, c_vecs, sources, NEEDS_REVIEW)
     cl_vecs = _encode(embedder, [text for text, _, _, _ in CLAIMS.values()])
     store.query(
         "UNWIND $rows AS r MATCH (s:Source {id: r.source}) "
@@ -341,4 +319,33 @@ def assert_schema(store) -> None:
     assert statuses <= set(STATUSES)
     assert (
         store.query("MATCH (c:Concept) WHERE c.type IS NULL OR size(labels(c)) > 1 RETURN count(c) AS n")[0]["n"] == 0
+    )
+
+
+def create_concepts(store, concepts: dict, vectors, sources: dict, needs_review: dict | None = None) -> None:
+    """Concept nodes as ingest writes them (keys, summary, embedding, provenance), from
+    ``{id: (name, type, aliases, summary)}`` with one vector each and ``{id: [source ids]}``."""
+    needs_review = needs_review or {}
+    store.query(
+        "UNWIND $rows AS r CREATE (c:Concept) SET c = r.props, c.created_at = datetime(), c.updated_at = datetime() "
+        "WITH c, r UNWIND r.sources AS sid MATCH (s:Source {id: sid}) CREATE (c)-[:DERIVED_FROM]->(s)",
+        rows=[
+            {
+                "sources": sources[cid],
+                "props": {
+                    "id": cid,
+                    "name": name,
+                    "type": ctype,
+                    "aliases": aliases,
+                    "keys": keys_for(name, aliases),
+                    "summary": summary,
+                    "embedding": vec.tolist(),
+                    "status": "current",
+                    "needs_review": cid in needs_review,
+                    "source_count": len(sources[cid]),
+                    **({"review_reason": needs_review[cid]} if cid in needs_review else {}),
+                },
+            }
+            for (cid, (name, ctype, aliases, summary)), vec in zip(concepts.items(), vectors)
+        ],
     )
