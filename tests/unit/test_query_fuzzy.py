@@ -9,7 +9,7 @@ from graphwiki_assets.core.query import fuzzy
 from graphwiki_assets.core.query.closeness import stands_for
 from graphwiki_assets.core.query.fallback import closest_text
 from graphwiki_assets.core.query.fuzzy import INFLECTED, NAMED, QUESTION, Candidate, decide, lucene_query, span_rule
-from graphwiki_assets.core.query.linking import fuzzy_spans, question_spans
+from graphwiki_assets.core.query.linking import fuzzy_spans, question_spans, stand_in
 from graphwiki_assets.core.query.models import Link
 
 
@@ -141,6 +141,13 @@ def test_a_near_match_answers_only_when_it_carries_every_word_of_the_mention():
     assert stands_for("relabeling", ["relabel_configs"])
     assert stands_for("Kuberntes", ["Kubernetes"])
     assert not stands_for("Docker Swarm", ["Docker"])  # broader: it holds no answer on the swarm
+
+
+def test_a_near_match_that_adds_words_to_the_mention_names_a_page_about_it_not_it():
+    about = {"id": "c-perm", "name": "Permissions management for SQL storage backend", "aliases": [], "type": "Concept"}
+    same = {"id": "c-gds", "name": "Neo4j Graph Data Science", "aliases": ["GDS"], "type": "Library"}
+    assert stand_in("SQL storage backend", [(0.7, about)], 0.05) is None
+    assert stand_in("Neo4j GDS", [(0.7, same)], 0.05) == (0.7, same)
 
 
 def test_an_answer_about_the_closest_match_says_which():

@@ -22,7 +22,7 @@ import numpy as np
 
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import cypher, fuzzy
-from graphwiki_assets.core.query.closeness import FRAMING, name_form_of, stands_for
+from graphwiki_assets.core.query.closeness import FRAMING, name_form_of, stands_for, terms
 from graphwiki_assets.core.query.models import Link, Linking, NearMatch, vector_pool
 from graphwiki_assets.core.store.driver import Graph
 from graphwiki_assets.core.store.keys import key_query, name_key
@@ -197,7 +197,7 @@ def _link_by_vector(
         # a near match is the mention in another form, not a neighbour that shares a word with it
         forms = [(score, row) for score, _, row in scored if name_form_of(mentions[i], _names(row))]
         near = [(score, row) for score, row in forms[: config.max_near] if score >= config.near_floor]
-        chosen = None if i in unsure else _stand_in(mentions[i], near, config.near_margin)
+        chosen = None if i in unsure else stand_in(mentions[i], near, config.near_margin)
         if chosen is None:
             linking.unlinked.append(mentions[i])
         else:
@@ -210,14 +210,30 @@ def _link_by_vector(
         ]
 
 
-def _stand_in(mention: str, near: list[tuple[float, dict]], margin: float) -> tuple[float, dict] | None:
+def stand_in(mention: str, near: list[tuple[float, dict]], margin: float) -> tuple[float, dict] | None:
     """The near match that answers for the mention: the best of those that carry all its words
     (not a broader concept, ``stands_for``; its type may carry one, "PageRank algorithm"), when
     it leads the next such one by ``margin``."""
-    carrying = [(score, row) for score, row in near if stands_for(mention, [*_names(row), row["type"] or ""])]
+    carrying = [
+        (score, row)
+        for score, row in near
+        if stands_for(mention, [*_names(row), row["type"] or ""]) and _names_the_same(mention, row)
+    ]
     if not carrying or (len(carrying) > 1 and carrying[0][0] - carrying[1][0] < margin):
         return None
     return carrying[0]
+
+
+# Words a stand-in's name may add to the mention ("Neo4j GDS" for "GDS"): more, and it is a
+# page about the thing ("Permissions management for SQL storage backend"), not the thing.
+MAX_EXTRA_WORDS = 1
+
+
+def _names_the_same(mention: str, row: dict) -> bool:
+    """One of the concept's names adds at most ``MAX_EXTRA_WORDS`` content words to the
+    mention's, beside those of its type."""
+    said = set(terms(mention)) | set(terms(row["type"] or ""))
+    return any(len(set(terms(name)) - said) <= MAX_EXTRA_WORDS for name in _names(row))
 
 
 def same_scope(mention: str, name: str, type_name: str) -> bool:

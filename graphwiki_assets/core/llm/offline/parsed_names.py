@@ -145,6 +145,7 @@ class Names:
     by_key: dict[str, Candidate] = field(default_factory=dict)
     alias_to: dict[str, str] = field(default_factory=dict)
     spans: list[tuple[Candidate, Any, Any]] = field(default_factory=list)  # (candidate, first token, last token)
+    words_in: dict[int, int] = field(default_factory=dict)  # words (no punctuation) per sentence
 
     def find(self, name: str) -> Candidate | None:
         key = norm_name(name)
@@ -181,6 +182,9 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
     """Entities and noun phrases of a parsed ``doc``; ``sentence_of`` maps a token's index
     to its sentence's."""
     names = Names()
+    for t in doc:
+        if not (t.is_punct or t.is_space) and t.i in sentence_of:
+            names.words_in[sentence_of[t.i]] = names.words_in.get(sentence_of[t.i], 0) + 1
     taken: set[int] = set()
     for ent in doc.ents:
         if ent.label_ not in NAME_LABELS:
@@ -310,8 +314,7 @@ def _mention(
     written_proper = proper and any(t.pos_ == "PROPN" or (t.is_title and not t.is_sent_start) for t in tokens)
     subject = head.dep_ in ("nsubj", "nsubjpass")
     words = [t for t in tokens if not t.is_punct]
-    sentence_words = [t for t in head.sent if not t.is_punct and not t.is_space]
-    found.listed |= proper and len(words) == len(sentence_words) and len(words) <= 4
+    found.listed |= proper and len(words) == names.words_in.get(sentence, -1) and len(words) <= 4
     found.written_as_name |= proper and (
         acronym_letters(name) is not None
         or (len(words) >= 2 and all(t.is_title or t.is_upper for t in words) and not tokens[0].is_sent_start)
