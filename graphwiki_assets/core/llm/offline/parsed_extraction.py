@@ -22,7 +22,7 @@ from graphwiki_assets.core.llm.offline.context_types import section_type
 from graphwiki_assets.core.llm.offline.definitions import FORM_WORDS
 from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names, collect, name_of, trim, written_lowercase
 from graphwiki_assets.core.llm.offline.parsed_types import Typer
-from graphwiki_assets.core.llm.offline.surface import normalize_source
+from graphwiki_assets.core.llm.offline.surface import normalize_source, strip_article
 from graphwiki_assets.core.llm.offline.titles import document_title
 from graphwiki_assets.core.normal_forms import norm_name
 from graphwiki_assets.core.text.sentences import clip
@@ -121,13 +121,33 @@ def _title(req: ExtractRequest, text: str, names: Names) -> Candidate | None:
     name, kind = document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)
     if not name:
         return None
-    found = names.add(name, -1)
+    bare = strip_article(name)  # "The Curse of ..." is parsed as "Curse of ..."
+    found = names.find(name) or names.find(bare) or names.add(name, -1)
     if found is not None:
-        if found.key == norm_name(name):
+        if found.key in (norm_name(name), norm_name(bare)):
             found.name = name  # as the title writes it; an alias found the owner and keeps its name
         found.is_title = found.proper = True
         found.stated_type = found.stated_type or kind
+        _title_variants(names, found)
     return found
+
+
+def _title_variants(names: Names, title: Candidate) -> None:
+    """The title's entity under a fuller name ("Helen Elizabeth Hunt" in "Helen Hunt") or a
+    person's first or last name alone ("Haymo" in "Haymo of Faversham", "Hunt") is the title's
+    entity again, not a second concept of the same text."""
+    words = title.key.split()
+    if len(words) < 2:
+        return
+    for c in list(names.by_key.values()):
+        if c is title:
+            continue
+        other = c.key.split()
+        fuller = len(other) > len(words) and other[0] == words[0] and other[-1] == words[-1] and "of" not in other
+        person = bool(c.labels.get("PERSON")) or bool(title.labels.get("PERSON"))
+        short = len(other) == 1 and c.proper and (other[0] == words[0] or other[0] == words[-1]) and person
+        if fuller or short:
+            names.alias(title, c.name)
 
 
 def _section_subject(heading: Any, names: Names) -> Candidate | None:
@@ -156,15 +176,16 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
     attr = next((t for t in root.children if t.dep_ == "attr" and t.pos_ in ("NOUN", "PROPN")), None)
     if subject is None or attr is None or any(t.dep_ == "neg" for t in root.children):
         return
+    if _possessed(subject):
+        return  # "His epithet was ...": a property of what the text is about, not a definition
     if subject.pos_ == "PRON":
         target = section if subject.lower_ in _BACK_PRONOUNS else None
     elif subject.pos_ == "NOUN" and _refers_back(subject) and not any(t.dep_ == "compound" for t in subject.children):
         target = section  # "The film is a 1952 comedy": the film the text is about
     else:
         # the phrase the sentence defines, modifiers and all ("Tidal counselling is a form of
-        # psychotherapy"): a defined term is exactly what the text names
-        tokens = [t for t in subject.subtree if t.i <= subject.i]
-        name = name_of(trim(tokens, common=False))
+        # psychotherapy"), and a proper name with its "of" ("The Curse of the Jade Scorpion")
+        name = name_of(trim(subject_phrase(subject), common=False))
         target = (names.find(name) or names.add(name, n)) if name else None
     if target is None:
         return
@@ -177,6 +198,23 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
     if attr.pos_ == "NOUN" and attr.lemma_.isalpha() and (indefinite or not person):
         target.stated_type = target.stated_type or attr.lemma_.lower()
     target.sentences.add(n)
+
+
+def subject_phrase(subject: Any) -> list[Any]:
+    """The words a subject names: up to its head, and for a proper name also what follows it
+    up to a comma, a bracket or a clause ("The Curse of the Jade Scorpion is ...")."""
+    tokens = [t for t in subject.subtree if t.i <= subject.i]
+    if subject.pos_ == "PROPN":
+        for t in subject.doc[subject.i + 1 : subject.right_edge.i + 1]:
+            if t.is_punct or t.dep_ in ("relcl", "acl", "appos", "advcl"):
+                break
+            tokens.append(t)
+    return tokens
+
+
+def _possessed(token: Any) -> bool:
+    """ "His scholastic epithet", "its default port": a phrase owned by what a pronoun refers to."""
+    return any(c.dep_ == "poss" and c.lower_ in _BACK_PRONOUNS for c in token.children)
 
 
 def _past_form_word(attr: Any) -> Any:
@@ -259,6 +297,8 @@ def _named_subject(sentence: Any, about: list[Candidate], last: Candidate | None
     # names or refers back to a concept comes first ("It was designed by Ora Fenn")
     agents = [c for t in sentence if t.dep_ == "agent" for c in t.children if c.dep_ == "pobj"]
     for token in subjects:
+        if _possessed(token):
+            return last if last is not None else (about[0] if about else None)
         if (named := _naming(token, sentence, about)) is not None:
             return named
         if token.lower_ in _BACK_PRONOUNS or (token.pos_ == "NOUN" and _refers_back(token)):

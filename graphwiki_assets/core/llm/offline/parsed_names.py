@@ -173,6 +173,11 @@ class Names:
             owner.subject_of += other.subject_of
             owner.proper |= other.proper
             owner.entity |= other.entity
+            for name in other.aliases:  # its other names are the owner's now
+                self.alias_to[norm_name(name)] = owner.key
+                owner.aliases.append(name)
+            owner.description = owner.description or other.description
+            owner.stated_type = owner.stated_type or other.stated_type
             owner.first = min(owner.first, other.first)
         self.alias_to[key] = owner.key
         owner.aliases.append(alias)
@@ -186,8 +191,15 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
         if not (t.is_punct or t.is_space) and t.i in sentence_of:
             names.words_in[sentence_of[t.i]] = names.words_in.get(sentence_of[t.i], 0) + 1
     taken: set[int] = set()
+    for quoted in _quoted_titles(doc):
+        tokens = trim(quoted, common=False)
+        if (name := name_of(tokens, "WORK_OF_ART")) is not None:
+            _mention(names, name, tokens, None, True, sentence_of)
+            if (found := names.find(name)) is not None:
+                found.entity = True
+            taken.update(t.i for t in tokens)
     for ent in doc.ents:
-        if ent.label_ not in NAME_LABELS:
+        if ent.label_ not in NAME_LABELS or any(t.i in taken for t in ent):
             continue
         if ent.label_ == "NORP" and ent.root.pos_ == "ADJ":
             continue  # "an American actor": a demonym describes, it names no thing
@@ -270,6 +282,32 @@ def _short_forms(names: Names) -> None:
         enders = [p for p in people if p.key.split()[-1] == c.key]
         if len(enders) == 1:
             names.alias(enders[0], c.name)
+
+
+def _quoted_titles(doc: Any) -> list[list[Any]]:
+    """A capitalised phrase in quotes is the title of something ("Mad About You"), whatever
+    words it holds: the quotes mark where the name begins and ends."""
+    found: list[list[Any]] = []
+    opened: int | None = None
+    for t in doc:
+        if t.text != '"':
+            if t.is_sent_start:
+                opened = None
+            continue
+        if opened is None:
+            opened = t.i
+            continue
+        inner = list(doc[opened + 1 : t.i])
+        words = [w for w in inner if w.is_alpha]
+        if (
+            0 < len(inner) <= _MAX_WORDS
+            and words
+            and words[0].is_title
+            and sum(w.is_title for w in words) * 2 > len(words)
+        ):
+            found.append(inner)
+        opened = None
+    return found
 
 
 def _without_release(tokens: list[Any]) -> list[Any]:
