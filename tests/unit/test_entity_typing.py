@@ -206,3 +206,32 @@ def test_a_column_title_in_capitals_is_not_a_name_when_the_text_uses_its_words()
     names = {c.name for c in OfflineLLM().extract(ExtractRequest(source_id="s", title="t.md", text=text)).concepts}
     assert "RAFT INDEX" not in names and "IS LEADER" not in names  # at most the common term "raft index"
     assert "WAL" in names  # a short acronym is one whatever the prose says
+
+
+def test_entity_labels_map_to_the_types_a_config_states():
+    from graphwiki_assets.core.llm.calls import ExtractBatchRequest, TypeHint
+
+    text = "Tova Renn joined Harbor Freight Systems in 2019. Harbor Freight Systems hired Tova Renn as its lead."
+    hints = [
+        TypeHint(name="Team", definition="A group of people.", entity_labels=["ORG"]),
+        TypeHint(name="Member", definition="A person.", entity_labels=["PERSON"]),
+    ]
+    resp = OfflineLLM().extract_batch(
+        ExtractBatchRequest(documents=[ExtractRequest(source_id="s", title="t.md", text=text)], types=hints)
+    )
+    types = {c.name: c.type for c in resp.documents[0].concepts}
+    assert types["Harbor Freight Systems"] == "Team" and types["Tova Renn"] == "Member"
+
+
+def test_a_label_listed_under_two_types_is_refused():
+    from graphwiki_assets.core.config.model import Taxonomy
+
+    with pytest.raises(ValueError, match="listed under both"):
+        Taxonomy.model_validate(
+            {
+                "types": [
+                    {"name": "Team", "definition": "a group", "entity_labels": ["ORG"]},
+                    {"name": "Company", "definition": "a firm", "entity_labels": ["org"]},
+                ]
+            }
+        )
