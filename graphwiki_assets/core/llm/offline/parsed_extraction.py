@@ -133,21 +133,28 @@ def _title(req: ExtractRequest, text: str, names: Names) -> Candidate | None:
 
 
 def _title_variants(names: Names, title: Candidate) -> None:
-    """The title's entity under a fuller name ("Helen Elizabeth Hunt" in "Helen Hunt") or a
-    person's first or last name alone ("Haymo" in "Haymo of Faversham", "Hunt") is the title's
-    entity again, not a second concept of the same text."""
+    """When the document is about a person, that person under a fuller name ("Helen
+    Elizabeth Hunt" in "Helen Hunt") or a first or last name alone ("Haymo", "Hunt") is the
+    title's entity again, not a second concept of the same text. A title that is no person's
+    name ("Helm Enters the CNCF") takes nobody's name: its first word names something else."""
     words = title.key.split()
     if len(words) < 2:
         return
-    for c in list(names.by_key.values()):
-        if c is title:
-            continue
+
+    def fuller(c: Candidate) -> bool:
         other = c.key.split()
-        fuller = len(other) > len(words) and other[0] == words[0] and other[-1] == words[-1] and "of" not in other
-        person = bool(c.labels.get("PERSON")) or bool(title.labels.get("PERSON"))
-        short = len(other) == 1 and c.proper and (other[0] == words[0] or other[0] == words[-1]) and person
-        if fuller or short:
-            names.alias(title, c.name)
+        return len(other) > len(words) and other[0] == words[0] and other[-1] == words[-1] and "of" not in other
+
+    fullers = [c for c in names.by_key.values() if c is not title and fuller(c)]
+    if not (_a_person(title) or any(_a_person(c) for c in fullers)):
+        return
+    shorts = [c for c in names.by_key.values() if c.proper and c.key in (words[0], words[-1]) and c is not title]
+    for c in [*fullers, *shorts]:
+        names.alias(title, c.name)
+
+
+def _a_person(c: Candidate) -> bool:
+    return bool(c.labels) and c.labels.most_common(1)[0][0] == "PERSON"
 
 
 def _section_subject(heading: Any, names: Names) -> Candidate | None:

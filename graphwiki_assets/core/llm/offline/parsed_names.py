@@ -192,7 +192,7 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
             names.words_in[sentence_of[t.i]] = names.words_in.get(sentence_of[t.i], 0) + 1
     taken: set[int] = set()
     for quoted in _quoted_titles(doc):
-        tokens = trim(quoted, common=False)
+        tokens = quoted[1:] if quoted[0].pos_ == "DET" and len(quoted) > 1 else quoted  # all but "The"
         if (name := name_of(tokens, "WORK_OF_ART")) is not None:
             _mention(names, name, tokens, None, True, sentence_of)
             if (found := names.find(name)) is not None:
