@@ -2,7 +2,7 @@
 
 ``build_llm`` returns the offline rules when no endpoint is configured, else the
 OpenAI-compatible backend; either sits behind the disk cache when a cache directory is
-given. Every response carries ``backend`` (e.g. ``offline-nlp/v10+en_core_web_md`` or
+given. Every response carries ``backend`` (e.g. ``offline-nlp/v12+en_core_web_md`` or
 ``openai:gpt-4o-mini``), and ``client.usage`` counts calls, cache hits and tokens.
 """
 
