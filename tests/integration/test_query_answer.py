@@ -10,6 +10,7 @@ from graphwiki_assets.core.llm.client import build_llm
 from graphwiki_assets.core.query import ask
 from graphwiki_assets.core.query.answer import Facts, estimate_tokens, render
 from graphwiki_assets.core.settings import LLMSettings
+from tests.support.closest import assert_answered_about_closest
 
 
 def _sentence_with(answer, fact_id):
@@ -66,10 +67,7 @@ def test_an_unknown_entity_gets_no_information_never_an_answer(seed_graph, embed
 
 def test_a_near_miss_answers_from_its_best_candidate_and_says_which(seed_graph, embedder, offline_llm):
     answer = ask(seed_graph, embedder, offline_llm, "What is Neo4j GDS?")
-    note = 'Answering about "Neo4j Graph Data Science" (closest match to "Neo4j GDS").'
-    assert (answer.found, answer.rung) == (True, "fuzzy")
-    assert answer.answer.startswith(note + "\n") and answer.flags[0] == note
-    assert [(e["concept_id"], e["match"]) for e in answer.entities] == [("c-gds", "near")]
+    assert_answered_about_closest(answer, "Neo4j Graph Data Science", "Neo4j GDS", "c-gds", "near")
     assert answer.sentences and all(s.source_ids for s in answer.sentences)
     # the other candidates stay offered beside the answer
     assert [n["concept_id"] for n in answer.near_matches] == ["c-neo4j"]

@@ -12,6 +12,7 @@ from graphwiki_assets.core.query import ask, refresh_projection
 from graphwiki_assets.core.query.linking import link_entities, link_question
 from graphwiki_assets.core.sources import sha256_text
 from graphwiki_assets.server.mcp_models import AskResult
+from tests.support.closest import assert_answered_about_closest
 from tests.support.seed_graph import create_concepts
 
 # id: (name, type, aliases, summary)
@@ -121,10 +122,7 @@ def test_a_misspelt_name_in_a_question_the_router_named_nothing_in_links_too(mon
 def test_a_misspelt_question_is_answered_about_the_concept_and_says_which(monitoring, embedder, offline_llm):
     answer = ask(monitoring, embedder, offline_llm, "What is Alertmanger?")
 
-    note = 'Answering about "Alertmanager" (closest match to "Alertmanger").'
-    assert (answer.found, answer.rung) == (True, "fuzzy")
-    assert answer.answer.startswith(note + "\n") and answer.flags[0] == note
-    assert [(e["concept_id"], e["match"]) for e in answer.entities] == [("c-am", "fuzzy")]
+    note = assert_answered_about_closest(answer, "Alertmanager", "Alertmanger", "c-am", "fuzzy")
     assert "routes alerts to receivers" in answer.answer and "src-cl-am-receivers" in answer.citations
     # the same fields reach `--json`, the HTTP API and MCP: they all serve Answer.as_dict()
     result = AskResult.model_validate(answer.as_dict())

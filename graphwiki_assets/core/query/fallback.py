@@ -32,7 +32,7 @@ RAW_SOURCES = 3
 QUOTES_PER_SOURCE = 2
 
 FUZZY = "No concept is named {what}. Did you mean {candidates}? Ask again naming one of them."
-CLOSEST = 'Answering about "{name}" (closest match to "{mention}").'
+CLOSEST_TEXT = 'Answering about "{name}" (closest match to "{mention}").'
 RAW = (
     "No concept in the graph matches {what}; this answer comes from raw sources, not from concepts "
     "and claims the graph has checked:"
@@ -58,7 +58,7 @@ def quoted(what: list[str]) -> str:
 
 
 def closest_text(link: Link) -> str:
-    return CLOSEST.format(name=link.name, mention=link.mention)
+    return CLOSEST_TEXT.format(name=link.name, mention=link.mention)
 
 
 def fuzzy_text(what: list[str], near: list[NearMatch]) -> str:

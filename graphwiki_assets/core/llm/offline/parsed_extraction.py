@@ -201,8 +201,7 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
     # person it names a role ("was the inspiration for"), which says less than the label
     indefinite = any(t.dep_ == "det" and t.lower_ in ("a", "an") for t in attr.children)
     attr = _past_form_word(attr)
-    person = bool(target.labels) and target.labels.most_common(1)[0][0] == "PERSON"
-    if attr.pos_ == "NOUN" and attr.lemma_.isalpha() and (indefinite or not person):
+    if attr.pos_ == "NOUN" and attr.lemma_.isalpha() and (indefinite or not _a_person(target)):
         target.stated_type = target.stated_type or attr.lemma_.lower()
     target.sentences.add(n)
 
@@ -263,19 +262,21 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
             return many >= 2 or c.written_as_name or c.listed
         return many >= 2 if " " in c.name else many >= 3 and c.subject_of > 0
 
-    def rank(c: Candidate) -> tuple[bool, bool, float, int]:
+    def named(c: Candidate) -> bool:
         # what the text defines or heads a section with, and the names it gives, before
         # common terms however often they recur
-        named = bool(c.description) or c.in_heading or c.entity or c.proper or bool(c.aliases)
+        return bool(c.description) or c.in_heading or c.entity or c.proper or bool(c.aliases)
+
+    def rank(c: Candidate) -> tuple[bool, bool, float, int]:
         weight = len(c.sentences) + 2 * bool(c.description) + c.entity + c.in_heading + 0.5 * c.subject_of
-        return (not c.is_title, not named, -weight, c.first)
+        return (not c.is_title, not named(c), -weight, c.first)
 
     # A name the recogniser found is worth its place however many a text holds; common terms
     # share a budget that grows with the text, as a reader's index would.
     pool = sorted((c for c in names.by_key.values() if keep(c)), key=rank)
-    named = [c for c in pool if rank(c)[1] is False][: 40 + chars // 100]
-    common = [c for c in pool if rank(c)[1] is True][: 5 + chars // 300]
-    return named + common
+    kept_names = [c for c in pool if named(c)][: 40 + chars // 100]
+    common = [c for c in pool if not named(c)][: 5 + chars // 300]
+    return kept_names + common
 
 
 def _claims(sentences: list[Any], chosen: list[Candidate], section: Candidate | None) -> list[ExtractedClaim]:
@@ -303,13 +304,14 @@ def _named_subject(sentence: Any, about: list[Candidate], last: Candidate | None
     # in a passive sentence the agent does what is said ("is copied by Brindle"); a subject that
     # names or refers back to a concept comes first ("It was designed by Ora Fenn")
     agents = [c for t in sentence if t.dep_ == "agent" for c in t.children if c.dep_ == "pobj"]
+    referent = last if last is not None else (about[0] if about else None)
     for token in subjects:
         if _possessed(token):
-            return last if last is not None else (about[0] if about else None)
+            return referent
         if (named := _naming(token, sentence, about)) is not None:
             return named
         if token.lower_ in _BACK_PRONOUNS or (token.pos_ == "NOUN" and _refers_back(token)):
-            return last if last is not None else (about[0] if about else None)
+            return referent
     for token in agents:
         if (named := _naming(token, sentence, about)) is not None:
             return named

@@ -55,11 +55,9 @@ class Candidate:
     aliases: list[str] = field(default_factory=list)
     short_forms: list[str] = field(default_factory=list)
 
-    @property
-    def type(self) -> str | None:
-        return self.stated_type
-
-    def add_mention(self, sentence: int, head: str, label: str | None, proper: bool, subject: bool) -> None:
+    def add_mention(
+        self, sentence: int, head: str, label: str | None, proper: bool, subject: bool, entity: bool
+    ) -> None:
         self.first = min(self.first, sentence)
         self.sentences.add(sentence)
         self.mentions += 1
@@ -68,7 +66,7 @@ class Candidate:
         if label:
             self.labels[label] += 1
         self.proper |= proper
-        self.entity |= label is not None
+        self.entity |= entity
         self.subject_of += subject
 
 
@@ -113,7 +111,7 @@ def name_of(tokens: list[Any], label: str | None = None) -> str | None:
         return None
     text = "".join(t.text_with_ws for t in tokens).strip()
     text = text.strip("\"'`“”‘’()[]{}<>,;:.!?*_-–— ")
-    if len(text) < 2 or not any(ch.isalpha() for ch in text) or is_date_or_number(text) or is_junk(text):
+    if not name_of_text(text):
         return None
     if text.lower().endswith("'s"):
         text = text[:-2]
@@ -194,9 +192,7 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
     for quoted in _quoted_titles(doc):
         tokens = quoted[1:] if quoted[0].pos_ == "DET" and len(quoted) > 1 else quoted  # all but "The"
         if (name := name_of(tokens, "WORK_OF_ART")) is not None:
-            _mention(names, name, tokens, None, True, sentence_of)
-            if (found := names.find(name)) is not None:
-                found.entity = True
+            _mention(names, name, tokens, None, True, sentence_of, entity=True)
             taken.update(t.i for t in tokens)
     for ent in doc.ents:
         if ent.label_ not in NAME_LABELS or any(t.i in taken for t in ent):
@@ -210,9 +206,8 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
             # a name that modifies a noun ("the Bolt port") is not what its phrase names, and
             # the recogniser's label on it is a guess about the phrase
             modifier = tokens[-1].dep_ in ("compound", "amod") and tokens[-1].head.i > tokens[-1].i
-            _mention(names, name, tokens, None if modifier else ent.label_, True, sentence_of)
-            if (found := names.find(name)) is not None:
-                found.entity = True  # the recogniser found it, whatever its label is worth
+            # the recogniser found it, whatever its label is worth
+            _mention(names, name, tokens, None if modifier else ent.label_, True, sentence_of, entity=True)
             taken.update(t.i for t in tokens)
     for chunk in doc.noun_chunks:
         proper = any(t.pos_ == "PROPN" for t in chunk)
@@ -226,9 +221,7 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
         # by its form, wherever the parse put it
         if token.i not in taken and token.pos_ in ("PROPN", "NOUN", "X") and has_name_mark(token.text):
             if (name := name_of([token])) is not None:
-                _mention(names, name, [token], None, True, sentence_of)
-                if (found := names.find(name)) is not None:
-                    found.entity = True
+                _mention(names, name, [token], None, True, sentence_of, entity=True)
     _parenthesised_aliases(names)
     _stated_aliases(doc, names, sentence_of)
     _short_forms(names)
@@ -324,8 +317,8 @@ def _without_release(tokens: list[Any]) -> list[Any]:
 
 def _coordinated(tokens: list[Any], label: str | None) -> list[list[Any]]:
     """ "Cassels Lake and Rabbit Lake" names two things; a title keeps its "and" ("Pride and
-    Prejudice"), and so does a name whose "of" phrase it joins. A noun phrase's commas separate a list's items; an entity's belong to its
-    name ("Neo4j, Inc.")."""
+    Prejudice"), and so does a name whose "of" phrase it joins. A noun phrase's commas separate
+    a list's items; an entity's belong to its name ("Neo4j, Inc.")."""
     if label in _TITLE_LABELS:
         return [tokens]
     parts: list[list[Any]] = [[]]
@@ -340,8 +333,15 @@ def _coordinated(tokens: list[Any], label: str | None) -> list[list[Any]]:
 
 
 def _mention(
-    names: Names, name: str, tokens: list[Any], label: str | None, proper: bool, sentence_of: dict[int, int]
+    names: Names,
+    name: str,
+    tokens: list[Any],
+    label: str | None,
+    proper: bool,
+    sentence_of: dict[int, int],
+    entity: bool = False,
 ) -> None:
+    """One mention of ``name``; ``entity``: the recogniser or the name's form says it is a name."""
     head = tokens[-1]
     sentence = sentence_of[head.i]
     found = names.add(name, sentence)
@@ -361,4 +361,4 @@ def _mention(
     # server"); a one-word name is only itself, and a proper name's last word is part of the
     # name ("Alert Manager" is no manager)
     noun = head.lemma_.lower() if len(tokens) > 1 and head.pos_ == "NOUN" and head.is_lower else ""
-    found.add_mention(sentence, noun, label, written_proper or label is not None, subject)
+    found.add_mention(sentence, noun, label, written_proper or label is not None, subject, entity or label is not None)
