@@ -12,39 +12,10 @@ from graphwiki_assets.core.ingest.screen import types_compatible
 from graphwiki_assets.core.ingest.taxonomy import TypeMapper
 from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, ExtractResponse, RouteRequest
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
-from graphwiki_assets.core.llm.offline.context_types import context_type, looks_like_person, section_type
+from graphwiki_assets.core.llm.offline.context_types import looks_like_person, section_type
 from graphwiki_assets.core.llm.offline.routing import route
 from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.text.type_names import type_key
-
-
-def typed(sentence: str, name: str) -> str | None:
-    start = sentence.index(name)
-    return context_type(sentence, start, start + len(name), name)
-
-
-@pytest.mark.parametrize(
-    ("sentence", "name", "kind"),
-    [
-        ("Kestrel, a distributed key-value store, keeps its data on disk.", "Kestrel", "Store"),
-        ("Cluster management systems like Osprey support discovery.", "Osprey", "System"),
-        ("It works with tools such as Grafel, Prometo and Jarvik.", "Jarvik", "Tool"),
-        ("Certificates are made with the certkit tool.", "certkit", "Tool"),
-        ("The server was built with Golem 1.12 last year.", "Golem", "Software"),
-        ("Ada Quill (@adaq) reviewed the change.", "Ada Quill", "Person"),
-        ("The design was written by Ada Quill.", "Ada Quill", "Person"),
-        ("Harborline, Inc. ships it.", "Harborline", "Company"),
-        ("The proposal came to KestrelCon 2023 in the spring.", "KestrelCon 2023", "Event"),
-    ],
-)
-def test_the_sentence_gives_a_kind(sentence, name, kind):
-    assert typed(sentence, name) == kind
-
-
-def test_no_cue_gives_no_kind_and_a_member_word_is_not_the_names_kind():
-    assert typed("Kestrel keeps its data on disk.", "Kestrel") is None
-    assert typed("All Kestrel members agree on the leader.", "Kestrel") is None  # members of it, not it
-    assert typed("The Kestrel author said so.", "Kestrel") is None  # its author is a person; it is not
 
 
 def test_a_heading_that_lists_a_kind_types_the_names_under_it():
@@ -178,25 +149,6 @@ def test_a_release_number_does_not_split_a_name():
     names = {c.name: c.type for c in resp.concepts}
     assert "Golem" in names and "Golem 1.12" not in names and "Golem v2" not in names
     assert "Route 66" in names  # a number that is part of a name stays
-
-
-@pytest.mark.parametrize(
-    ("sentence", "name", "kind"),
-    [
-        ("Two engineers at Harborline found the bug.", "Harborline", "Organization"),
-        ("The project was sponsored by Harborline last year.", "Harborline", "Organization"),
-        ("Harborline's engineers fixed it.", "Harborline", "Organization"),
-        ("Harborline acquired the company.", "Harborline", "Organization"),
-        ("First install Kestrel on every node.", "Kestrel", "Software"),
-        ("You can upgrade Kestrel in place.", "Kestrel", "Software"),
-    ],
-)
-def test_what_a_name_does_or_undergoes_gives_its_kind(sentence, name, kind):
-    assert typed(sentence, name) == kind
-
-
-def test_running_a_name_says_nothing_of_its_kind():
-    assert typed("The library runs PageRank on the graph.", "PageRank") is None  # an algorithm is run too
 
 
 def test_a_column_title_in_capitals_is_not_a_name_when_the_text_uses_its_words():

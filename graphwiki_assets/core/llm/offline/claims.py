@@ -9,10 +9,6 @@ from typing import Protocol
 
 from graphwiki_assets.core.llm.offline.names import acronym_letters
 
-_REFERS_BACK = re.compile(r"^(?:(?i:he|she|it|they|his|her|its|their|this|these)\b|[Tt]he((?:\s+[a-z][a-z\-]*){1,3}))")
-_PRONOUN = re.compile(r"\b(?:he|she|it|its|his|her|they|their|them)\b", re.IGNORECASE)
-MAX_ABOUT = 8
-
 
 class Named(Protocol):
     name: str

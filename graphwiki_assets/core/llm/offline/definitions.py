@@ -42,7 +42,6 @@ _IRREGULAR_PARTICIPLES = frozenset(
     sworn thrown woken""".split()
 )
 _ORDINALS = frozenset("first second third fourth fifth last main only same other new old former major minor".split())
-PRONOUNS = frozenset("it he she they this these its his her their".split())
 
 
 def definition(sentence: str) -> tuple[str, str | None] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from graphwiki_assets.core.normal_forms import drop_plural_s, strip_accents
+from graphwiki_assets.core.normal_forms import strip_accents
 from graphwiki_assets.core.text.words import STOPWORDS
 
 # Words an acronym may skip ("Museum of Modern Art" -> MoMA keeps "of", NASA skips "and").
@@ -98,31 +98,6 @@ CATEGORY_NOUNS = frozenset(
     symphony synagogue system team temple territory theater theatre tool tournament tower town
     treaty tribe tunnel union university valley village war website""".split()
 )
-
-_CORPORATE = frozenset("inc ltd llc corp co plc gmbh ag sa nv bv oy ab".split())
-_TITLES = frozenset("mr mrs ms dr sir lord lady dame prof professor saint st king queen prince princess".split())
-
-
-def type_from_name(name: str) -> str | None:
-    """'Leopold Museum' -> Museum, 'University of Copenhagen' -> University, 'Dr. X' -> Person."""
-    toks = name.split()
-    if not toks:
-        return None
-    if toks[0].lower().rstrip(".") in _TITLES and len(toks) > 1:
-        return "Person"
-    if any(re.fullmatch(r"[A-Z]\.", t) for t in toks[:-1]) and toks[-1][:1].isupper() and len(toks) <= 4:
-        return "Person"  # "G. Stanley Hall", "George T. Solomon"
-    lowered = [t.lower().rstrip(".,") for t in toks]
-    if lowered[-1] in _CORPORATE and len(toks) > 1:
-        return "Company"
-    while len(lowered) > 1 and lowered[-1].isdigit():
-        lowered.pop()  # "Georgia State Route 17"
-    head = lowered[lowered.index("of") - 1] if "of" in lowered[1:] else lowered[-1]
-    if (one := drop_plural_s(head)) in CATEGORY_NOUNS:
-        head = one
-    if head in CATEGORY_NOUNS:
-        return head.capitalize()
-    return None
 
 
 _DEMONYM = re.compile(r"(?:[A-Z][a-z]+-)?[A-Z][a-z]+(?:an|ean|ian|ese|ish|ic|i|ch|ss)$")

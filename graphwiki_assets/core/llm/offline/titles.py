@@ -78,9 +78,3 @@ def names_entity(heading: str, body: str) -> bool:
         return False  # a lowercase generic phrase; if the text defines it, the definition makes it a concept
     lowered = re.search(rf"(?<!\w){re.escape(heading)}(?!\w)", body, re.IGNORECASE) is not None
     return as_written or not lowered
-
-
-def heading_names(text: str) -> set[str]:
-    """Words a heading capitalises past its first ("Install Kestrel"): evidence that the
-    body's sentence-initial "Kestrel ships ..." is a name, though the heading is no concept."""
-    return {w for h in _HEADING.findall(text) for w in re.findall(r"[\w'\-]+", h)[1:] if w[:1].isupper()}
