@@ -111,12 +111,15 @@ def test_a_failed_report_leaves_its_community_unreported_until_a_later_run(store
             backoff_max=0.02,
         )
         run = refresh_communities(store, embedder, failing, CommunityConfig(per_call=1))
-    assert len(run.failed) == 1 and run.reported == run.communities - 1
-    with pytest.raises(CommunityReportsFailed, match="1 of .* communities have no report"):
+    # one report a call: every call that carried the marker (the cheese community, and any
+    # community Leiden split from it whose facts name Brannock) fails its community alone
+    failed = len(run.failed)
+    assert failed >= 1 and failed == server.failed and run.reported == run.communities - failed
+    with pytest.raises(CommunityReportsFailed, match=f"{failed} of .* communities have no report"):
         run.raise_for_failures()
     unreported = [c for c in list_communities(store) if not c["summary"]]
-    assert [c["id"] for c in unreported] == run.failed
+    assert sorted(c["id"] for c in unreported) == sorted(run.failed)
 
     later = refresh_communities(store, embedder, build_llm(settings.llm))
-    assert later.reported == 1 and later.new == 0 and later.failed == []
+    assert later.reported == failed and later.new == 0 and later.failed == []
     assert all(c["summary"] for c in list_communities(store))
