@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "neo4j",
     "llm",
     "nlp",
+    "nli",
     "config",
     "ingest",
     "materialize",

@@ -125,6 +125,14 @@ class LLMSettings:
     nlp_model: str = declared(
         "en_core_web_md", env="GRAPHWIKI_NLP_MODEL", what="the offline extractor's spaCy pipeline (a pinned key)"
     )
+    # An inference model beside the offline contradiction rules (core/nli), once `graphwiki nli
+    # prepare` has built it. Off by default: on the tune half of the labelled pairs it caught
+    # nothing the rules miss and raised false alarms (README, Evals).
+    nli_model: str = declared(
+        "none",
+        env="GRAPHWIKI_NLI_MODEL",
+        what="an NLI model beside the offline contradiction rules (minilm-l6-nli), or none",
+    )
 
     @property
     def offline(self) -> bool:

@@ -102,3 +102,17 @@ def test_graphwiki_overview_prints_it(store, embedder, settings, tmp_path, monke
     assert main(["overview", "--write"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# Overview") and f"wrote {tmp_path / 'wiki' / 'index.md'}" in out
+
+
+def test_the_bundled_sample_keeps_its_planted_contradiction(cli, store):
+    """The quick start's own path: `graphwiki ingest data/sources`, then `graphwiki overview`.
+    The sample states that Cypher is declarative and, under its alias CQL, that it is
+    imperative; the two definitions are compared although their words are far apart."""
+    from tests.support.paths import REPO_ROOT
+
+    code, _ = cli("ingest", str(REPO_ROOT / "data" / "sources"))
+    assert code == 0
+    code, out = cli("overview")
+    assert code == 0
+    section = out.split("## Active contradictions", 1)[1].split("\n## ", 1)[0]
+    assert "declarative" in section and "imperative" in section

@@ -47,7 +47,7 @@ FACT_TEXTS = """
 UNWIND $ids AS id
 OPTIONAL MATCH (c:Claim {id: id})
 OPTIONAL MATCH (k:Concept {id: id})
-RETURN id, c.text AS claim, k.name AS name, k.type AS type, k.summary AS summary
+RETURN id, c.text AS claim, k.name AS name, k.type AS type, k.summary AS summary, coalesce(k.aliases, []) AS aliases
 """
 
 # What ``render`` appends to a sentence: "[disputed — see claim-2]", "[source: src-1, src-2]".
@@ -65,7 +65,7 @@ def fact_texts(store: GraphStore, ids: list[str]) -> dict[str, str]:
         if row["claim"] is not None:
             out[row["id"]] = row["claim"]
         elif row["name"] is not None:
-            out[row["id"]] = concept_fact_text(row["name"], row["type"], row["summary"] or "")
+            out[row["id"]] = concept_fact_text(row["name"], row["type"], row["summary"] or "", row["aliases"])
     return out
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from graphwiki_assets.core.ingest import controls, cypher
 from graphwiki_assets.core.ingest.chronology import as_date, hold_reason, newer_of
 from graphwiki_assets.core.ingest.claims import ClaimLinks
+from graphwiki_assets.core.ingest.comparable import comparable
 from graphwiki_assets.core.ingest.compared import Existing, Pair
 from graphwiki_assets.core.ingest.models import ContradictionRecord, ResolutionPlan, SettlementRecord
 from graphwiki_assets.core.ingest.restatements import RestatementConfig, restatement_pairs
@@ -28,6 +29,7 @@ from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictVerdict
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.llm.halving import ask_all
+from graphwiki_assets.core.query.definitions import defines
 from graphwiki_assets.core.store.driver import GraphStore
 
 
@@ -84,12 +86,16 @@ def _pairs(
                 for other in in_graph.get(cid, []) + in_batch.get(cid, []):
                     if other.id in seen or other.id == claim.id:
                         continue
+                    if not comparable(claim.text, other.text, same_file=paths[doc] in other.paths):
+                        continue  # different releases, or two files each speaking of itself
                     score = float(vector @ np.asarray(other.embedding, dtype=np.float32))
                     if score >= config.similarity_floor:
                         seen.add(other.id)
                         scored.append((score, other, cid))
             scored.sort(key=lambda t: -t[0])
-            for _, other, cid in scored[: config.per_claim]:
+            chosen = scored[: config.per_claim]
+            chosen += _other_definitions(claim.text, scored[config.per_claim :], names)
+            for _, other, cid in chosen:
                 pairs.append(Pair(doc, claim.id, claim.text, other, names[cid][0], names[cid][1]))
         # this source's claims are "existing" for the later sources of the batch
         for claim in link.claims:
@@ -98,6 +104,21 @@ def _pairs(
                     Existing(claim.id, claim.text, "current", claim.embedding, doc, link.date, frozenset([paths[doc]]))
                 )
     return pairs
+
+
+def _other_definitions(
+    text: str, rest: list[tuple[float, Existing, str]], names: dict
+) -> list[tuple[float, Existing, str]]:
+    """Two definitions of one concept ("Cypher is a declarative ...", "CQL is an imperative
+    ...") say what the same thing is, so they are always compared, however far apart their
+    words are: the names they open with are the concept's aliases, which the vectors do
+    not know are one."""
+    out = []
+    for score, other, cid in rest:
+        known = [names[cid][0], *names[cid][1]]
+        if defines(text, known) and defines(other.text, known):
+            out.append((score, other, cid))
+    return out
 
 
 def _ask(llm: LLMClient, pairs: list[Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:

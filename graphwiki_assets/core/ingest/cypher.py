@@ -163,21 +163,31 @@ MERGE (c:Concept {id: a.concept_id})
 ON CREATE SET c.name = a.name, c.type = a.type, c.extracted_type = a.extracted_type, c.summary = a.description,
               c.embedding = a.embedding, c.aliases = [], c.keys = [], c.status = 'current', c.needs_review = false,
               c.created_at = datetime($now), c.config_version = $config_version
-// a node typed under another config takes this one's type; otherwise a generic type gives
-// way to a specific one
-WITH a, s, c, coalesce(c.config_version, '') <> $config_version AS retyped,
-     ['', 'Concept', coalesce($fallback, 'Concept')] AS generic
+// A node typed under another config takes this one's type afresh.
+WITH a, s, c, coalesce(c.config_version, '') <> $config_version AS retyped
 SET c.updated_at = datetime($now),
-    c.type = CASE WHEN retyped OR (c.type IN generic AND NOT a.type IN generic)
-                  THEN a.type ELSE c.type END,
+    // the mentions' types (the latest 100), each row adding its own to what the rows
+    // before it added: the type is decided from all of them below
+    c.type_votes = (CASE WHEN retyped THEN [] ELSE coalesce(c.type_votes, []) END + [a.type])[-100..],
     c.extracted_type = CASE WHEN retyped OR coalesce(c.extracted_type, '') IN ['', 'Concept'] THEN a.extracted_type
                             ELSE c.extracted_type END,
     c.config_version = $config_version,
+    // the first definition a source states stays the concept's: facts come and go, what it is stays
+    c.definition = coalesce(c.definition, CASE WHEN coalesce(a.definition, '') <> '' THEN a.definition END),
     c.aliases = c.aliases + [x IN a.aliases WHERE x <> c.name AND NOT x IN c.aliases],
     c.keys = c.keys + [k IN a.keys WHERE NOT k IN c.keys]
 MERGE (c)-[d:DERIVED_FROM]->(s)
 ON CREATE SET d.created_at = datetime($now)
 WITH DISTINCT c
+// The type is the specific type most of the specific votes name, else the generic one: a
+// mention with no type says nothing against one (a recogniser leaves most mentions of a
+// country untyped), while two specific types that split the votes ("China" a person in one
+// passage, a place in another) leave the question open.
+WITH c, [t IN c.type_votes WHERE NOT t IN ['', 'Concept', coalesce($fallback, 'Concept')]] AS specific
+WITH c, specific, reduce(seen = [], t IN specific | CASE WHEN t IN seen THEN seen ELSE seen + t END) AS kinds
+SET c.type = coalesce(head([t IN kinds WHERE 2 * size([v IN specific WHERE v = t]) > size(specific)]),
+                      CASE WHEN size(specific) = 0 THEN last(c.type_votes) ELSE coalesce($fallback, head(specific)) END)
+WITH c
 OPTIONAL MATCH (c)-[:DERIVED_FROM]->(src:Source)
 // independent sources are distinct files: a changed version of a file is the same source
 WITH c, count(DISTINCT src) AS n, count(DISTINCT src.path) AS independent
@@ -313,7 +323,8 @@ OPTIONAL MATCH (cl:Claim)-[:ABOUT]->(c)
 WHERE {in_play("cl")}
 WITH c, cl ORDER BY cl.created_at DESC, cl.id  // ties (one batch's claims) in a fixed order: the same request each run
 WITH c, collect(cl.text)[..$facts] AS facts
-RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.summary, '') AS summary, facts
+RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.summary, '') AS summary,
+       coalesce(c.definition, '') AS definition, facts
 ORDER BY id
 """
 

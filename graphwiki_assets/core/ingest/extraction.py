@@ -260,6 +260,8 @@ def merge_extractions(responses: list[ExtractResponse]) -> ExtractResponse:
                         kept.aliases.append(alias)
                 if not kept.description and concept.description:
                     kept.description = concept.description
+                if not kept.definition and concept.definition:
+                    kept.definition = concept.definition
                 if kept.type in ("", "Concept") and concept.type:
                     kept.type = concept.type
             for key in keys:

@@ -43,6 +43,7 @@ class Mention(BaseModel):
     type: str  # the extractor's own type: entity resolution compares these (finer than the taxonomy's)
     taxonomy_type: str = ""  # the config's type it was mapped to
     description: str
+    definition: str = ""  # a sentence of the source that defines it
     aliases: list[str]
     context: str
     keys: list[str]
@@ -80,6 +81,7 @@ class ConceptAction(BaseModel):
     type: str  # the taxonomy's type
     extracted_type: str = ""  # the extractor's own
     description: str
+    definition: str = ""  # a sentence of the source that defines it: the node keeps the first
     aliases: list[str]
     keys: list[str]
     embedding: list[float] | None

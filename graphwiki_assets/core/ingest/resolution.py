@@ -80,6 +80,7 @@ def build_mentions(batch: list[Candidates]) -> list[Mention]:
                     type=c.extracted_type or c.type or "Concept",
                     taxonomy_type=c.type or "Concept",
                     description=c.description,
+                    definition=c.definition,
                     aliases=list(c.aliases),
                     context=contexts[c.name],
                     keys=keys_for(c.name, c.aliases),

@@ -20,6 +20,7 @@ import numpy as np
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.chronology import as_date
 from graphwiki_assets.core.ingest.claims import ClaimLinks
+from graphwiki_assets.core.ingest.comparable import comparable
 from graphwiki_assets.core.ingest.compared import Existing, Pair
 from graphwiki_assets.core.store.driver import GraphStore
 
@@ -62,7 +63,9 @@ def restatement_pairs(
             fresh = [
                 (score, other)
                 for score, other in found.get(claim.id, [])
-                if (claim.id, other.id) not in known and (other.id, claim.id) not in known
+                if (claim.id, other.id) not in known
+                and (other.id, claim.id) not in known
+                and comparable(claim.text, other.text, same_file=paths[doc] in other.paths)
             ]
             fresh.sort(key=lambda t: (-t[0], t[1].id))
             # The judge reads the pair under one of the new claim's concepts: the other claim

@@ -66,6 +66,7 @@ def _refresh(store: GraphStore, llm: LLMClient, now: str, config: SummaryConfig)
                 name=row["name"],
                 type=row["type"] or "",
                 current_summary=row["summary"],
+                definition=row["definition"],
                 facts=_new_facts(row, config),
             )
             for row in pending

@@ -128,6 +128,7 @@ def _action(
         type=m.taxonomy_type or m.type,
         extracted_type=m.type,
         description=m.description or m.context,
+        definition=m.definition,
         aliases=list(dict.fromkeys([m.name, *m.aliases])),  # the surface form becomes an alias
         keys=m.keys,
         embedding=m.embedding,

@@ -36,6 +36,10 @@ class ExtractedConcept(BaseModel):
     # Set by ingest, never asked of the model: the type the extractor gave, when the
     # taxonomy mapped it to another (``type`` is then the taxonomy's).
     extracted_type: SkipJsonSchema[str] = ""
+    # A sentence of the source that defines the concept ("A counter is a cumulative metric
+    # ..."), when the extractor read one: it leads the concept's summary for good, however
+    # many facts later sources add. Not asked of the model: its description is its own words.
+    definition: SkipJsonSchema[str] = ""
 
 
 class ExtractedClaim(BaseModel):
@@ -185,6 +189,7 @@ class SummaryRequest(BaseModel):
     name: str
     type: str = ""
     current_summary: str = ""
+    definition: str = ""  # the sentence of a source that defines it: the summary opens with it
     facts: list[str]
     concept_id: str = ""
 

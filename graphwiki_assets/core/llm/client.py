@@ -8,6 +8,7 @@ given. Every response carries ``backend`` (e.g. ``offline-nlp/v12+en_core_web_md
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -16,6 +17,9 @@ from graphwiki_assets.core.llm.base import BaseLLM, Usage
 from graphwiki_assets.core.llm.errors import LLMBadOutput, LLMError, LLMUnavailable
 from graphwiki_assets.core.llm.halving import CallSizes
 from graphwiki_assets.core.settings import LLMSettings
+
+log = logging.getLogger(__name__)
+_warned: set[str] = set()
 
 __all__ = ["LLMClient", "LLMError", "LLMUnavailable", "LLMBadOutput", "Usage", "build_llm"]
 
@@ -47,10 +51,28 @@ def backend_label(settings: LLMSettings) -> str:
     if settings.offline:
         from graphwiki_assets.core.llm.offline.backend import offline_label
 
-        return offline_label(settings.nlp_model)
+        return offline_label(settings.nlp_model, usable_nli(settings))
     from graphwiki_assets.core.llm.openai_backend import openai_label
 
     return openai_label(settings.model)
+
+
+def usable_nli(settings: LLMSettings) -> str | None:
+    """The inference model the offline backend's contradiction check uses: the configured one
+    once it is built (`graphwiki nli prepare`); until then, with a warning, its rules alone."""
+    name = (settings.nli_model or "").strip()
+    if name.lower() in ("", "none"):
+        return None
+    from graphwiki_assets.core.nli.model import prepared
+
+    if prepared(name):
+        return name
+    if name not in _warned:
+        _warned.add(name)
+        log.warning(
+            "NLI model %s is not built (graphwiki nli prepare): contradictions are checked by rules alone", name
+        )
+    return None
 
 
 def build_llm(settings: LLMSettings, cache_dir: Path | None = None, **openai_options: Any) -> LLMClient:
@@ -60,7 +82,7 @@ def build_llm(settings: LLMSettings, cache_dir: Path | None = None, **openai_opt
     if settings.offline:
         from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 
-        backend = OfflineLLM(settings.nlp_model)
+        backend = OfflineLLM(settings.nlp_model, usable_nli(settings))
     else:
         from graphwiki_assets.core.llm.openai_backend import OpenAILLM
 

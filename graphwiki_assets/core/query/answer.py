@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from graphwiki_assets.core.llm.calls import AnswerRequest, AnswerSentence, Fact
 from graphwiki_assets.core.llm.client import LLMError
+from graphwiki_assets.core.normal_forms import name_key
 from graphwiki_assets.core.query.models import ClaimRow, CommunityRow, ConceptRow, Retrieval, Sentence, Subgraph
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 
@@ -138,9 +139,17 @@ def _review_mark(node_id: str, named: str, reason: str | None, marks: list[tuple
         notes.append(f"{named} needs review: {reason or 'flagged at ingest'}")
 
 
-def concept_fact_text(name: str, type_: str, summary: str) -> str:
-    """The text a concept's summary stands as when it is a fact of the answer."""
-    return f"{name} ({type_}): {summary}"
+ALIASES_SHOWN = 3
+
+
+def concept_fact_text(name: str, type_: str, summary: str, aliases: list[str] | None = None) -> str:
+    """The text a concept's summary stands as when it is a fact of the answer: with its other
+    names, since "what is the DCO" is half answered by what DCO stands for. A spelling of the
+    name itself (case, a plural) is no other name."""
+    same = name_key(name)
+    others = [a for a in dict.fromkeys(aliases or []) if name_key(a) != same]
+    also = f"; also {', '.join(others[:ALIASES_SHOWN])}" if others else ""
+    return f"{name} ({type_}{also}): {summary}"
 
 
 def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
@@ -153,7 +162,7 @@ def _concept_fact(concept: ConceptRow, sub: Subgraph, out: Facts) -> None:
         notes.insert(0, f"concept {concept.name} ({concept.id}) is {concept.status}")
     if concept.needs_review:
         _review_mark(concept.id, f"concept {concept.name} ({concept.id})", concept.review_reason, marks, notes)
-    text = concept_fact_text(concept.name, concept.type, concept.summary)
+    text = concept_fact_text(concept.name, concept.type, concept.summary, concept.aliases)
     _add(out, concept.id, text, sources, marks, notes, concept.stated)
 
 

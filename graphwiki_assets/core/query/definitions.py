@@ -83,6 +83,6 @@ def defining_claims(store: Graph, concept_ids: list[str]) -> list[str]:
     found: dict[str, list[str]] = {}
     for r in rows:
         kept = found.setdefault(r["concept"], [])
-        if len(kept) < LEADING and defines(r["text"], [r["name"], *r["aliases"]]):
+        if len(kept) < LEADING and (r["stated"] or defines(r["text"], [r["name"], *r["aliases"]])):
             kept.append(r["id"])
     return list(dict.fromkeys(i for ids in found.values() for i in ids))

@@ -135,6 +135,7 @@ class ConceptRow:
     sources: list[str]  # the newest SUMMARY_SOURCES of them (subgraph.load)
     source_total: int = 0  # all of them
     stated: str | None = None  # the newest date among all its sources (ISO); None: none is dated
+    aliases: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -56,12 +56,14 @@ def answer(req: AnswerRequest) -> AnswerResponse:
 
 
 def summarize(req: SummaryRequest) -> SummaryResponse:
-    """The current summary's sentences, then facts not already said, definitional facts
-    about the concept first ("X is a ..."), cut at a sentence within ~400 characters."""
+    """The concept's definition, the current summary's sentences, then facts not already said,
+    definitional facts about the concept first ("X is a ..."), cut at a sentence within ~400
+    characters."""
     name = norm_name(req.name)
-    defining = re.compile(rf"^(?:the\s+)?{re.escape(req.name)}\b.*?\b(?:is|was|are|were)\b", re.IGNORECASE)
+    defining = re.compile(rf"^(?:(?:the|an?)\s+)?{re.escape(req.name)}\b.*?\b(?:is|was|are|were)\b", re.IGNORECASE)
     facts = sorted(enumerate(req.facts), key=lambda f: (not defining.search(f[1].strip()), f[0]))
-    pieces = distinct_sentences(split_sentences(req.current_summary) + [f for _, f in facts], contained=True)
+    lead = [req.definition] if req.definition.strip() else []
+    pieces = distinct_sentences(lead + split_sentences(req.current_summary) + [f for _, f in facts], contained=True)
     summary = join_within(pieces, MAX_SUMMARY_CHARS)
     if not summary:
         kind = f" ({req.type})" if req.type else ""

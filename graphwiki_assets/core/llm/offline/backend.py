@@ -19,6 +19,7 @@ wrong merge or a false contradiction costs more than a missed one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -43,13 +44,13 @@ from graphwiki_assets.core.llm.offline import (
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.nlp.model import DEFAULT_PIPELINE, load_pipeline
 
-OFFLINE_VERSION = "offline-nlp/v12"
+OFFLINE_VERSION = "offline-nlp/v13"
 
 
-def offline_label(nlp_model: str = DEFAULT_PIPELINE) -> str:
-    """The label names the pipeline: another one extracts other concepts, so its cached
-    answers are not reused."""
-    return f"{OFFLINE_VERSION}+{nlp_model}"
+def offline_label(nlp_model: str = DEFAULT_PIPELINE, nli_model: str | None = None) -> str:
+    """The label names the pipeline and the inference model: other ones extract other
+    concepts and find other contradictions, so their cached answers are not reused."""
+    return f"{OFFLINE_VERSION}+{nlp_model}" + (f"+{nli_model}" if nli_model else "")
 
 
 OFFLINE_LABEL = offline_label()
@@ -89,10 +90,14 @@ _RULES: dict[str, Callable[[Any], Any]] = {
 class OfflineLLM(BaseLLM):
     offline = True
 
-    def __init__(self, nlp_model: str = DEFAULT_PIPELINE) -> None:
-        self.label = offline_label(nlp_model)
+    def __init__(self, nlp_model: str = DEFAULT_PIPELINE, nli_model: str | None = None) -> None:
+        self.label = offline_label(nlp_model, nli_model)
         self.usage = Usage()
-        self._tasks = {**_RULES, "extract": _extract_with(nlp_model)}
+        self._tasks: dict[str, Callable[[Any], Any]] = {
+            **_RULES,
+            "extract": _extract_with(nlp_model),
+            "conflicts": functools.partial(conflicts.conflicts, nli=nli_model is not None),
+        }
 
     def _complete(self, task: Task, req: Any) -> Any:
         resp = self._tasks[task.name](req)

@@ -18,6 +18,7 @@ import re
 
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict, Relation
 from graphwiki_assets.core.llm.offline.changes import change_over_time, is_statement, marker
+from graphwiki_assets.core.llm.offline.inference import read_pairs
 from graphwiki_assets.core.llm.offline.surface import SENTENCE_STARTERS
 from graphwiki_assets.core.normal_forms import name_tokens
 from graphwiki_assets.core.text.words import STOPWORDS, stem
@@ -251,9 +252,33 @@ def _relate(pair: ClaimPair) -> tuple[Relation, str]:
     return "unrelated", "related statements, no conflict found"
 
 
-def conflicts(req: ConflictRequest) -> ConflictResponse:
+def conflicts(req: ConflictRequest, nli: bool = False) -> ConflictResponse:
+    """Each pair's relation by the rules above and, with ``nli``, by the inference model as
+    well: a contradiction either reads stands, and so does a restatement."""
+    ruled = [relate(pair) for pair in req.pairs]
+    asked = [i for i, pair in enumerate(req.pairs) if nli and _readable(pair)]
+    readings = dict(zip(asked, read_pairs([req.pairs[i] for i in asked])))
     verdicts = []
-    for pair in req.pairs:
-        relation, reason = relate(pair)
+    for i, pair in enumerate(req.pairs):
+        relation, reason = ruled[i]
+        reading = readings.get(i)
+        if reading is not None and relation != "contradicts":
+            if reading.contradicts:
+                relation = "contradicts"
+                reason = f"the inference model reads a contradiction (p={reading.contradiction:.2f})"
+                said = marker(pair.new_claim) or marker(pair.existing_claim)
+                if said:
+                    reason = f"a change over time ('{said}'): {reason}"
+            elif relation == "unrelated" and reading.supports:
+                relation, reason = "supports", f"each claim entails the other (p={reading.support:.2f})"
         verdicts.append(ConflictVerdict(pair_id=pair.pair_id, relation=relation, reason=reason))
     return ConflictResponse(verdicts=verdicts)
+
+
+def _readable(pair: ClaimPair) -> bool:
+    """Two statements in prose about one named subject: what an inference model can read."""
+    if not (is_statement(pair.new_claim) and is_statement(pair.existing_claim)):
+        return False
+    concept = _names_of(pair)
+    names_a, names_b = _proper_names(pair.new_claim, concept), _proper_names(pair.existing_claim, concept)
+    return not (names_a - names_b and names_b - names_a)

@@ -91,6 +91,7 @@ def _extract(
             # only a definition describes; a first mention ("This is part 3 of our series on
             # charts") would lead every later summary of the concept
             description=c.description,
+            definition=c.definition,
             aliases=c.aliases,
         )
         for c in chosen
@@ -196,7 +197,11 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
         target = (names.find(name) or names.add(name, n)) if name else None
     if target is None:
         return
-    target.description = target.description or clip(sentence.text.strip(), _MAX_DESCRIPTION)
+    said = clip(sentence.text.strip(), _MAX_DESCRIPTION)
+    target.description = target.description or said
+    if subject.pos_ != "PRON":
+        # "It is a ..." describes the section's subject but cannot lead its summary alone
+        target.definition = target.definition or said
     # "X is a Y" puts X in the class Y, and so does "X is the Y used to ..." for a thing; for a
     # person it names a role ("was the inspiration for"), which says less than the label
     indefinite = any(t.dep_ == "det" and t.lower_ in ("a", "an") for t in attr.children)

@@ -50,6 +50,7 @@ class Candidate:
     subject_of: int = 0  # sentences it is the grammatical subject of
     stated_type: str | None = None  # "X is a Y": Y's head noun
     description: str = ""
+    definition: str = ""  # the sentence "X is a Y ..." that defines it
     is_title: bool = False
     in_heading: bool = False
     aliases: list[str] = field(default_factory=list)
@@ -175,6 +176,7 @@ class Names:
                 self.alias_to[norm_name(name)] = owner.key
                 owner.aliases.append(name)
             owner.description = owner.description or other.description
+            owner.definition = owner.definition or other.definition
             owner.stated_type = owner.stated_type or other.stated_type
             owner.first = min(owner.first, other.first)
         self.alias_to[key] = owner.key

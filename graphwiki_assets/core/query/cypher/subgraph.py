@@ -20,7 +20,7 @@ OPTIONAL CALL (c) {
 RETURN c.id AS id, c.name AS name, coalesce(c.type, 'Concept') AS type, coalesce(c.summary, '') AS summary,
        coalesce(c.status, 'current') AS status, coalesce(c.needs_review, false) AS needs_review,
        c.review_reason AS review_reason, coalesce(cited, []) AS sources, stated,
-       COUNT { (c)-[:DERIVED_FROM]->() } AS source_total
+       COUNT { (c)-[:DERIVED_FROM]->() } AS source_total, coalesce(c.aliases, []) AS aliases
 """
 
 LOAD_CLAIMS = """

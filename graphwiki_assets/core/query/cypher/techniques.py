@@ -20,11 +20,14 @@ CALL (c, names) {{
   WITH cl, toLower(cl.text) AS text
   WHERE any(n IN names WHERE text STARTS WITH n OR text STARTS WITH 'the ' + n
                              OR text STARTS WITH 'a ' + n OR text STARTS WITH 'an ' + n)
-  RETURN cl
-  ORDER BY coalesce(cl.independent_sources, 1) DESC, size(cl.text), cl.id
+  // the sentence the extractor read as the concept's definition ("A DCO is lightweight way ...")
+  WITH cl, coalesce(c.definition, '') <> '' AND cl.text STARTS WITH left(c.definition, 80) AS stated
+  RETURN cl, stated
+  ORDER BY stated DESC, coalesce(cl.independent_sources, 1) DESC, size(cl.text), cl.id
   LIMIT $limit
 }}
-RETURN c.id AS concept, cl.id AS id, cl.text AS text, c.name AS name, coalesce(c.aliases, []) AS aliases
+RETURN c.id AS concept, cl.id AS id, cl.text AS text, c.name AS name, coalesce(c.aliases, []) AS aliases,
+       stated
 ORDER BY rank
 """
 
