@@ -160,3 +160,23 @@ def test_a_name_with_no_close_concept_still_gets_no_information(monitoring, embe
     assert (answer.found, answer.rung) == (False, "nothing"), answer.answer
     assert answer.answer == "The graph has no information on this."
     assert answer.entities == [] and answer.citations == [] and answer.near_matches == []
+
+
+def test_a_term_a_source_states_word_for_word_is_quoted_before_near_names(monitoring, embedder, offline_llm):
+    """No concept is named ROUTER_MODE_FLAG, Router is only a near name; a source that writes
+    the term is what was asked about, so it answers, and the near name is still offered."""
+    text = "The ROUTER_MODE_FLAG variable selects the cluster mode or the single mode."
+    monitoring.query(
+        "CREATE (s:Source {id: 'src-env', title: 'env', path: 'docs/env.md', paths: ['docs/env.md'], text: $text,"
+        " sha256: $sha, status: 'current', embedding: $vector, ingested_at: datetime(), last_seen_at: datetime()})",
+        text=text,
+        sha=sha256_text(text),
+        vector=embedder.encode([text])[0].tolist(),
+    )
+    monitoring.query("CALL db.awaitIndexes(60)")
+
+    answer = ask(monitoring, embedder, offline_llm, "What is ROUTER_MODE_FLAG?")
+
+    assert answer.rung == "raw_sources", answer.answer
+    assert "ROUTER_MODE_FLAG variable selects" in answer.answer
+    assert "c-router" in [m["concept_id"] for m in answer.near_matches]

@@ -66,7 +66,9 @@ def verified_dir(spec: NliModelSpec = DEFAULT_MODEL, root: Path | None = None) -
     folder = model_dir(spec, root)
     manifest_path = folder / MANIFEST
     if not manifest_path.exists():
-        raise NliModelMissing(f"no NLI model at {folder}; build it with `{TRAIN_COMMAND}` (25-60 minutes on 2 cores; or `graphwiki nli prepare`)")
+        raise NliModelMissing(
+            f"no NLI model at {folder}; build it with `{TRAIN_COMMAND}` (25-60 minutes on 2 cores; or `graphwiki nli prepare`)"
+        )
     files = json.loads(manifest_path.read_text()).get("files", {})
     for name in (ONNX_FILE, TOKENIZER_FILE):
         if name not in files:

@@ -205,14 +205,18 @@ def _not_about_question(
 def _no_information(
     store: Graph, question: str, vector: list[float], route: Route, linking: Linking, missing: list[str], laps: Laps
 ) -> Answer:
-    """The ladder below an answer: near matches to pick from, else raw sources quoted, else nothing."""
+    """The ladder below an answer: sources that state the very term asked about, else near
+    matches to pick from, else sources close to the question, else nothing. A term a source
+    writes word for word ("HELM_DRIVER") is what was asked, where a concept of a similar name
+    is a guess, so its sources come first; the near matches are still listed."""
     what = fallback.quoted(missing)
     near = _near(linking)
-    found: list[fallback.RawSource] = []
+    found = fallback.raw_sources(store, question, vector, missing)
     if linking.near:
+        found = [s for s in found if s.phrase]
+    if linking.near and not found:
         rung, text, flags = "fuzzy", fallback.fuzzy_text(missing, linking.near), [f"no concept is named {what}"]
     else:
-        found = fallback.raw_sources(store, question, vector, missing)
         if found:
             rung, text = "raw_sources", fallback.raw_text(missing, found)
             flags = [f"no concept matches {what}: quoted from raw sources, not checked claims"]
