@@ -18,9 +18,11 @@ yet about what was asked: quoting it would pass a neighbouring topic off as an a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from neo4j.exceptions import ClientError
 
+from graphwiki_assets.core.documents import format_of, read_document
 from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.closeness import covers, holds
 from graphwiki_assets.core.query.models import Link, NearMatch, vector_pool
@@ -93,7 +95,7 @@ def raw_sources(store: Graph, question: str, question_vector: list[float], terms
             sha256=r["sha256"] or "",
             score=round(r["score"], 4),
             phrase=r["id"] in phrase_ids,
-            quotes=_quotes(r["text"], terms),
+            quotes=_quotes(_prose(r["text"] or "", r["path"] or ""), terms),
             outside=r["outside"],
         )
         for r in rows
@@ -115,6 +117,13 @@ def _phrase_matches(store: Graph, terms: list[str]) -> set[str]:
         except ClientError:
             continue  # a term Lucene cannot parse is simply not found
     return found
+
+
+def _prose(text: str, path: str) -> str:
+    """What the source says in prose, read by its format's reader: a quote is a sentence, not
+    its front matter, a code block or markup."""
+    document = read_document(text, format_of(PurePosixPath(path).suffix))
+    return "\n\n".join(p.text for p in document.passages) or text
 
 
 def _quotes(text: str, terms: list[str]) -> tuple[str, ...]:
