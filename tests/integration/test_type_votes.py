@@ -58,3 +58,10 @@ def test_the_first_definition_stays(store):
     _merge(store, [_mention("s2", "c1", "Concept", "Quarrel is a query language.")])
     node = _merge(store, [_mention("s3", "c1", "Concept", "Quarrel is a kind of argument.")])
     assert node["definition"] == "Quarrel is a query language."
+
+
+def test_a_mention_with_no_type_at_all_keeps_the_type_the_concept_has(store):
+    _merge(store, [_mention("s1", "c1", "Concept")])
+    assert _merge(store, [_mention("s2", "c1", "")])["type"] == "Concept"
+    _merge(store, [_mention("s3", "c1", "Product")])
+    assert _merge(store, [_mention("s4", "c1", "")])["type"] == "Product"

@@ -186,7 +186,8 @@ WITH DISTINCT c
 WITH c, [t IN c.type_votes WHERE NOT t IN ['', 'Concept', coalesce($fallback, 'Concept')]] AS specific
 WITH c, specific, reduce(seen = [], t IN specific | CASE WHEN t IN seen THEN seen ELSE seen + t END) AS kinds
 SET c.type = coalesce(head([t IN kinds WHERE 2 * size([v IN specific WHERE v = t]) > size(specific)]),
-                      CASE WHEN size(specific) = 0 THEN last(c.type_votes) ELSE coalesce($fallback, head(specific)) END)
+                      CASE WHEN size(specific) > 0 THEN coalesce($fallback, head(specific))
+                           ELSE coalesce(head([t IN c.type_votes WHERE t <> '']), 'Concept') END)
 WITH c
 OPTIONAL MATCH (c)-[:DERIVED_FROM]->(src:Source)
 // independent sources are distinct files: a changed version of a file is the same source
