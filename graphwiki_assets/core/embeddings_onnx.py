@@ -25,13 +25,12 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from graphwiki_assets.core.onnx_graphs import cpu_session, export_keyword_model
 from graphwiki_assets.core.settings import user_cache_dir
 
 log = logging.getLogger(__name__)
@@ -118,58 +117,17 @@ def _fingerprint(model_path: str, max_length: int) -> str:
 
 
 def _export(model, target: Path) -> None:
-    import torch
-
     features = model.tokenizer(PROBES[:1], return_tensors="pt")
     names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in features]
 
-    class Positional(torch.nn.Module):
-        """The encoder called by keyword, so the tracer's positional inputs land on the right names."""
-
-        def __init__(self, encoder):
-            super().__init__()
-            self.encoder = encoder
-
-        def forward(self, *tensors):
-            return self.encoder(**dict(zip(names, tensors))).last_hidden_state
-
-    transformer = Positional(model[0].auto_model).eval()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Written beside the target and renamed: two processes exporting at once never read half a file.
-    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".onnx.tmp")
-    os.close(fd)
-    try:
-        with torch.inference_mode(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the tracer's notes on constants: the probe check below decides
-            torch.onnx.export(
-                transformer,
-                tuple(features[n] for n in names),
-                tmp,
-                input_names=names,
-                output_names=["last_hidden_state"],
-                dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]},
-                opset_version=17,
-                dynamo=False,
-            )
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    export_keyword_model(model[0].auto_model, features, names, "last_hidden_state", {0: "batch", 1: "tokens"}, target)
 
 
 class OnnxEncoder:
     """Encodes like the sentence-transformers model it was exported from (mean pooling, L2)."""
 
     def __init__(self, folder: ModelFolder, path: Path, threads: int):
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = max(1, threads)
-        # Spinning intra-op threads burn the CPU that Neo4j, the lease thread and the other
-        # askers of a busy server need, and stall each other when one is descheduled.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self._session = cpu_session(path, threads)
         self._inputs = [i.name for i in self._session.get_inputs()]
         self._tokenizer = folder.tokenizer()
         self.max_length = folder.max_length

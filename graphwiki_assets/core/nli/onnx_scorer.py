@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from graphwiki_assets.core.nli.model import ONNX_FILE, TOKENIZER_FILE
+from graphwiki_assets.core.onnx_graphs import cpu_session
 
 # Word pieces a pair is cut to: claims are sentences; the model was trained at this length.
 MAX_PAIR_TOKENS = 128
@@ -19,15 +20,9 @@ MAX_PAIR_TOKENS = 128
 
 class OnnxNli:
     def __init__(self, folder: Path, threads: int = 1, onnx_file: str = ONNX_FILE):
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = max(1, threads)
-        # As for the sentence encoder: spinning threads steal the CPU Neo4j and the others need.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        self._session = ort.InferenceSession(str(folder / onnx_file), options, providers=["CPUExecutionProvider"])
+        self._session = cpu_session(folder / onnx_file, threads)
         self._inputs = [i.name for i in self._session.get_inputs()]
         tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
         tokenizer.enable_truncation(max_length=MAX_PAIR_TOKENS, strategy="longest_first")
