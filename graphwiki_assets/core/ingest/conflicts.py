@@ -113,12 +113,9 @@ def _other_definitions(
     ...") say what the same thing is, so they are always compared, however far apart their
     words are: the names they open with are the concept's aliases, which the vectors do
     not know are one."""
-    out = []
-    for score, other, cid in rest:
-        known = [names[cid][0], *names[cid][1]]
-        if defines(text, known) and defines(other.text, known):
-            out.append((score, other, cid))
-    return out
+    known = {cid: [names[cid][0], *names[cid][1]] for cid in {cid for _, _, cid in rest}}
+    defining = {cid for cid, named in known.items() if defines(text, named)}
+    return [(score, other, cid) for score, other, cid in rest if cid in defining and defines(other.text, known[cid])]
 
 
 def _ask(llm: LLMClient, pairs: list[Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:

@@ -216,17 +216,16 @@ def _no_information(
         found = [s for s in found if s.phrase]
     if linking.near and not found:
         rung, text, flags = "fuzzy", fallback.fuzzy_text(missing, linking.near), [f"no concept is named {what}"]
+    elif found:
+        rung, text = "raw_sources", fallback.raw_text(missing, found)
+        flags = [f"no concept matches {what}: quoted from raw sources, not checked claims"]
+        flags += [
+            f"source {s.id} is {fallback.OUTSIDE}: ingested, but no concept or claim was drawn from it"
+            for s in found
+            if s.outside
+        ]
     else:
-        if found:
-            rung, text = "raw_sources", fallback.raw_text(missing, found)
-            flags = [f"no concept matches {what}: quoted from raw sources, not checked claims"]
-            flags += [
-                f"source {s.id} is {fallback.OUTSIDE}: ingested, but no concept or claim was drawn from it"
-                for s in found
-                if s.outside
-            ]
-        else:
-            rung, text, flags = "nothing", fallback.NOTHING, [f"no concept or source matches {what}"]
+        rung, text, flags = "nothing", fallback.NOTHING, [f"no concept or source matches {what}"]
     flags = [*_closest(linking), *flags]
     laps.lap("retrieval")
     return _unanswered(question, route, linking, rung, text, flags, found, near, _corpus_tokens(store), laps)

@@ -192,9 +192,7 @@ def _relate(pair: ClaimPair) -> tuple[Relation, str]:
         ]
         if opposite:
             return "contradicts", f"the two definitions are opposite: '{opposite[0][0]}' vs '{opposite[0][1]}'"
-    names_a, names_b = _proper_names(pair.new_claim, concept), _proper_names(pair.existing_claim, concept)
-    if names_a - names_b and names_b - names_a:
-        # "Goshen Township is in X County" / "Roundhead Township is in X County": two subjects
+    if _two_subjects(pair, concept):
         return "unrelated", "the claims are about different named things"
     change = change_over_time(pair.new_claim, pair.existing_claim, concept)
     if change:
@@ -279,6 +277,11 @@ def _readable(pair: ClaimPair) -> bool:
     """Two statements in prose about one named subject: what an inference model can read."""
     if not (is_statement(pair.new_claim) and is_statement(pair.existing_claim)):
         return False
-    concept = _names_of(pair)
+    return not _two_subjects(pair, _names_of(pair))
+
+
+def _two_subjects(pair: ClaimPair, concept: set[str]) -> bool:
+    """Each claim names something the other does not ("Goshen Township is in X County" /
+    "Roundhead Township is in X County"): two subjects, whatever else they share."""
     names_a, names_b = _proper_names(pair.new_claim, concept), _proper_names(pair.existing_claim, concept)
-    return not (names_a - names_b and names_b - names_a)
+    return bool(names_a - names_b and names_b - names_a)
