@@ -7,6 +7,7 @@ Cypher text.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -28,8 +29,10 @@ from neo4j.exceptions import (
     ResultFailedError,
     ServiceUnavailable,
     SessionExpired,
+    TransientError,
 )
 
+from graphwiki_assets.core.retries import backoff
 from graphwiki_assets.core.settings import Neo4jSettings
 
 T = TypeVar("T")
@@ -218,17 +221,27 @@ class Reader:
         self._tx: Transaction | None = None
 
     def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
-        try:
-            return self._run(cypher, params)
-        except (ServiceUnavailable, SessionExpired):
-            # A pooled connection the server has dropped fails at BEGIN or RUN. A read is safe
-            # to repeat, so it gets one fresh session before the loss is reported.
-            self.close()
-        try:
-            return self._run(cypher, params)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            self.close()
-            raise connection_lost(self.settings, exc) from exc
+        # A read is safe to repeat. A pooled connection the server has dropped fails at BEGIN
+        # or RUN: one fresh session before the loss is reported. A transient server error (a
+        # read that met a concurrent commit, "Transaction.Outdated"; a deadlock; a leader
+        # switch) is retried in a new transaction with back-off, as the driver's managed
+        # transactions do, for up to the store's retry time.
+        deadline = time.monotonic() + self.settings.retry_s
+        attempt, lost_once = 0, False
+        while True:
+            try:
+                return self._run(cypher, params)
+            except (ServiceUnavailable, SessionExpired) as exc:
+                self.close()
+                if lost_once:
+                    raise connection_lost(self.settings, exc) from exc
+                lost_once = True
+            except TransientError as exc:
+                delay = backoff(attempt, None, base=0.05, ceiling=1.0)
+                if not exc.is_retryable() or time.monotonic() + delay > deadline:
+                    raise
+                attempt += 1
+                time.sleep(delay)
 
     def _run(self, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         if self._tx is None:

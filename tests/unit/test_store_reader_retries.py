@@ -1,0 +1,58 @@
+"""A question's reads survive what a concurrent writer causes: a transient server error is
+retried in a new transaction, within the store's retry time; anything else is reported."""
+
+from __future__ import annotations
+
+import pytest
+from neo4j.exceptions import ClientError, ServiceUnavailable, TransientError
+
+from graphwiki_assets.core.settings import Neo4jSettings
+from graphwiki_assets.core.store.driver import GraphStore, GraphUnavailable, Reader
+
+OUTDATED = "Neo.TransientError.Transaction.Outdated"
+
+
+def _error(cls, code: str):
+    exc = cls()
+    exc._neo4j_code = code  # how the driver fills an error it hydrates from the server
+    return exc
+
+
+class _Flaky(Reader):
+    """A reader whose statements fail as listed, then succeed (no server needed)."""
+
+    def __init__(self, failures: list[Exception], retry_s: float = 30.0):
+        super().__init__(GraphStore(Neo4jSettings(retry_s=retry_s)))
+        self.failures = list(failures)
+        self.runs = 0
+
+    def _run(self, cypher, params):
+        self.runs += 1
+        if self.failures:
+            raise self.failures.pop(0)
+        return [{"ok": True}]
+
+
+def test_an_outdated_read_is_retried_until_it_succeeds():
+    reader = _Flaky([_error(TransientError, OUTDATED), _error(TransientError, OUTDATED)])
+    assert reader.query("RETURN 1") == [{"ok": True}] and reader.runs == 3
+
+
+def test_a_transient_error_past_the_retry_time_is_raised():
+    reader = _Flaky([_error(TransientError, OUTDATED)] * 50, retry_s=0.0)
+    with pytest.raises(TransientError):
+        reader.query("RETURN 1")
+    assert reader.runs == 1
+
+
+def test_a_client_error_is_not_retried():
+    reader = _Flaky([_error(ClientError, "Neo.ClientError.Statement.SyntaxError")])
+    with pytest.raises(ClientError):
+        reader.query("RETURN")
+    assert reader.runs == 1
+
+
+def test_a_lost_connection_gets_one_fresh_session_then_is_reported():
+    assert _Flaky([ServiceUnavailable("gone")]).query("RETURN 1") == [{"ok": True}]
+    with pytest.raises(GraphUnavailable, match="lost the connection"):
+        _Flaky([ServiceUnavailable("gone"), ServiceUnavailable("gone")]).query("RETURN 1")
