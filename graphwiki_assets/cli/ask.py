@@ -12,15 +12,18 @@ import os
 import sys
 
 from graphwiki_assets.cli.output import add_common, at_least, emit, question, who
+from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("ask", help="answer a question from the graph, with citations"))
     parser.add_argument("question", type=question, help="the question, in quotes")
-    parser.add_argument("--hops", type=at_least(0), default=2, help="traversal depth of 'what is X' (default 2)")
     parser.add_argument(
-        "--k", type=at_least(1), default=8, help="ranked results for related/shaped-like/topic (default 8)"
+        "--hops", type=at_least(0, MAX_HOPS), default=2, help="traversal depth of 'what is X' (default 2)"
+    )
+    parser.add_argument(
+        "--k", type=at_least(1, MAX_K), default=8, help="ranked results for related/shaped-like/topic (default 8)"
     )
     parser.add_argument("--shape", choices=SHAPE_NAMES, help="skip the router and use this shape")
     parser.add_argument(

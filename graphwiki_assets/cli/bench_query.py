@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 from graphwiki_assets.cli.output import at_least, emit
 from graphwiki_assets.core.evals.results.queries import Concurrent, QueryBenchResult, QueryRun, Technique
+from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 
@@ -45,8 +46,10 @@ def register(kinds: argparse._SubParsersAction, add_common) -> None:
     query.add_argument("--n", type=at_least(1), default=30, help="timed questions per technique (default 30)")
     query.add_argument("--askers", type=at_least(1), default=8, help="concurrent askers (default 8)")
     query.add_argument("--per-asker", type=at_least(1), default=12, help="questions per concurrent asker (default 12)")
-    query.add_argument("--hops", type=at_least(0), default=2, help="traversal depth of 'what is X' (default 2)")
-    query.add_argument("--k", type=at_least(1), default=8, help="ranked results per question (default 8)")
+    query.add_argument(
+        "--hops", type=at_least(0, MAX_HOPS), default=2, help="traversal depth of 'what is X' (default 2)"
+    )
+    query.add_argument("--k", type=at_least(1, MAX_K), default=8, help="ranked results per question (default 8)")
     query.add_argument("--seed", type=int, default=0, help="of the generated graph and of the questions drawn")
     query.add_argument("--uri", help="a disposable Neo4j server instead of the eval instance")
     query.add_argument(

@@ -7,14 +7,17 @@ import argparse
 from graphwiki_assets.cli.output import add_common, at_least, emit
 from graphwiki_assets.cli.services import open_services
 from graphwiki_assets.core.evals.results.queries import LatencyResult
+from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = add_common(sub.add_parser("latency", help="measure query latency per technique on the current graph"))
     parser.add_argument("--n", type=at_least(1), default=30, help="questions per shape (drawn from the graph)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--hops", type=at_least(0), default=2, help="traversal depth of 'what is X' (default 2)")
-    parser.add_argument("--k", type=at_least(1), default=8, help="ranked results per question (default 8)")
+    parser.add_argument(
+        "--hops", type=at_least(0, MAX_HOPS), default=2, help="traversal depth of 'what is X' (default 2)"
+    )
+    parser.add_argument("--k", type=at_least(1, MAX_K), default=8, help="ranked results per question (default 8)")
     parser.add_argument(
         "--serve",
         nargs="?",

@@ -22,8 +22,9 @@ def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:
         print(text)
 
 
-def at_least(low: int) -> Callable[[str], int]:
-    """An argparse type for a whole number >= ``low``; argparse prints the refusal with the option."""
+def at_least(low: int, most: int | None = None) -> Callable[[str], int]:
+    """An argparse type for a whole number >= ``low`` (and <= ``most``: the bound the server
+    puts on the same option); argparse prints the refusal with the option."""
 
     def parse(text: str) -> int:
         try:
@@ -32,9 +33,11 @@ def at_least(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}, not {value}")
         return value
 
-    parse.__name__ = f"whole number >= {low}"
+    parse.__name__ = f"whole number >= {low}" if most is None else f"whole number {low}-{most}"
     return parse
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from graphwiki_assets.core.embeddings import MAX_TEXT_CHARS, _key, cached_rows
-from graphwiki_assets.core.retries import backoff, retry_after, retryable
+from graphwiki_assets.core.retries import LoadWait, backoff, retry_after, retryable
 from graphwiki_assets.core.settings import EmbeddingsServiceSettings
 
 
@@ -50,6 +50,7 @@ class RemoteEmbedder:
         self.batch = max(1, settings.batch)
         self.concurrency = max(1, settings.concurrency)
         self.max_retries = max(0, settings.max_retries)
+        self.load_wait_s = settings.load_wait_s
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self._client = OpenAI(
@@ -119,6 +120,7 @@ class RemoteEmbedder:
         attempt = 0
         error: Exception
         wait: float | None
+        load = LoadWait(self.load_wait_s)
         while True:
             try:
                 reply = self._client.embeddings.create(model=self.name, input=texts, encoding_format="float")
@@ -130,11 +132,13 @@ class RemoteEmbedder:
                     raise EmbeddingsUnavailable(
                         f"embeddings endpoint {self.endpoint} (model {self.name!r}) refused: HTTP {e.status_code}"
                     ) from e
+                if load.wait(e):  # a restarted server loading its model: waited out, not counted
+                    continue
                 error, wait = e, retry_after(e)
             if attempt >= self.max_retries:
                 raise EmbeddingsUnavailable(
                     f"embeddings endpoint {self.endpoint} (model {self.name!r}) gave up after "
-                    f"{attempt + 1} attempts: {type(error).__name__}"
+                    f"{attempt + 1} attempts: {type(error).__name__}{load.gave_up()}"
                 ) from error
             with self._lock:
                 self.retries += 1

@@ -26,6 +26,8 @@ DEFAULT_NEO4J_RETRY_S = 30.0
 DEFAULT_LLM_MODEL = "gpt-4o-mini"
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 4
+# a model server that restarts answers 503 "Loading model" until its weights are in memory
+DEFAULT_LOAD_WAIT_S = 120.0
 DEFAULT_LLM_CONCURRENCY = 8
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_INGEST_BATCH = 32
@@ -103,6 +105,11 @@ class LLMSettings:
     concurrency: int = declared(
         DEFAULT_LLM_CONCURRENCY, env="GRAPHWIKI_LLM_CONCURRENCY", what="calls in flight at once"
     )
+    load_wait_s: float = declared(
+        DEFAULT_LOAD_WAIT_S,
+        env="GRAPHWIKI_LLM_LOAD_WAIT_S",
+        what="seconds a call waits out a server that answers 503 while it loads its model",
+    )
     # Batched calls are packed to fit the window; None: the model's window is taken to hold any call.
     context_tokens: int | None = declared(
         None, env="GRAPHWIKI_LLM_CONTEXT", what="the model's context window; none: asked of a local server"
@@ -160,6 +167,7 @@ class EmbeddingsServiceSettings:
     )
     timeout_s: float = DEFAULT_LLM_TIMEOUT_S  # per request; an embedding request is short
     max_retries: int = DEFAULT_LLM_MAX_RETRIES  # of 429, 5xx, timeouts, as the LLM path
+    load_wait_s: float = DEFAULT_LOAD_WAIT_S  # a server loading its model, as the LLM path
 
     @property
     def enabled(self) -> bool:

@@ -68,7 +68,7 @@ class AskResult(BaseModel):
     reason: str = Field(description="why that shape and what the technique found")
     found: bool = Field(description="false when the graph holds nothing on the question (see rung)")
     rung: str = Field(
-        description="graph | fuzzy (answered about the closest name, or near names offered) | raw_sources (quoted) | nothing"
+        description="graph | fuzzy (answered about the closest name, or near names offered) | raw_sources (quoted) | nothing | empty (ingest sources first)"
     )
     answer: str = Field(
         description="the answer text; every sentence ends with [source: ids], and a fact that is not "

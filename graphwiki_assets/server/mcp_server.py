@@ -31,6 +31,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from graphwiki_assets.core.concepts.card import ConceptCard
+from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 from graphwiki_assets.core.service import UNAVAILABLE, BadRequest, NotFound, Workspace
 from graphwiki_assets.server.mcp_models import (
@@ -88,8 +89,8 @@ def _add_query_tools(server: MCPServer, workspace: Workspace) -> None:
         shape: Annotated[
             str | None, Field(description=f"skip the router and answer as one of: {', '.join(SHAPE_NAMES)}")
         ] = None,
-        hops: Annotated[int, Field(description="traversal depth of a 'what is X' question (0-4)")] = 2,
-        k: Annotated[int, Field(description="ranked results for related / shaped-like / topic (1-50)")] = 8,
+        hops: Annotated[int, Field(description=f"traversal depth of a 'what is X' question (0-{MAX_HOPS})")] = 2,
+        k: Annotated[int, Field(description=f"ranked results for related / shaped-like / topic (1-{MAX_K})")] = 8,
         file: Annotated[
             bool, Field(description="file a good answer back into the graph, where later questions find it")
         ] = False,

@@ -1,5 +1,6 @@
 """What no question can mean is refused before the graph is read, with the reason:
-an empty question, a negative depth or result count (Python ``ask`` and the CLI)."""
+an empty question, a depth or result count out of range (Python ``ask``, the CLI and the
+server share the bounds); and a question before any ingest says to ingest first."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def test_ask_refuses_an_empty_question(seed_graph, embedder, offline_llm, questi
         ({"hops": -1}, "hops"),
         ({"k": -1}, "k"),
         ({"k": 0}, "k"),
+        ({"hops": 9}, "hops"),
+        ({"k": 51}, "k"),
         ({"fanout": 0}, "fanout"),
         ({"shape_pool": 0}, "shape_pool"),
         ({"damping": 1.0}, "damping"),
@@ -44,6 +47,8 @@ def test_zero_hops_is_the_entity_alone(seed_graph, embedder, offline_llm):
     [
         (["ask", "What is Cypher?", "--hops", "-1"], "argument --hops: must be at least 0, not -1"),
         (["ask", "What is Cypher?", "--k", "-1"], "argument --k: must be at least 1, not -1"),
+        (["ask", "What is Cypher?", "--hops", "9"], "argument --hops: must be at most 8, not 9"),
+        (["ask", "What is Cypher?", "--k", "51"], "argument --k: must be at most 50, not 51"),
         (["ask", "  "], "the question is empty"),
         (["ask", "What is Cypher?", "--k", "two"], "'two' is not a whole number"),
         (["latency", "--n", "0"], "argument --n: must be at least 1, not 0"),
@@ -67,3 +72,9 @@ def test_each_answer_says_where_its_time_went(seed_graph, embedder, offline_llm)
     assert sum(answer.timings_ms.values()) <= answer.latency_ms + 1
     missing = ask(seed_graph, embedder, offline_llm, "What is Zorblax?")
     assert not missing.found and set(missing.timings_ms) == {"linking", "retrieval", "synthesis"}
+
+
+def test_a_question_before_any_ingest_says_to_ingest_first(store, embedder, offline_llm):
+    answer = ask(store, embedder, offline_llm, "What is Cypher?").as_dict()
+    assert answer["found"] is False and answer["rung"] == "empty"
+    assert "no source has been ingested yet" in answer["answer"] and "graphwiki ingest" in answer["answer"]

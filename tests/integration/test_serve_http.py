@@ -48,6 +48,11 @@ def test_every_read_route_answers_json(api, seed_graph):
     body = answer.json()
     assert body["shape"] == "what_is" and body["citations"] and body["text"]
     assert any("disputed" in flag for flag in body["flags"])
+    # every depth the command line takes in-process, the server takes too
+    deep = api.post(
+        "/ask", json={"question": "What is Cypher?", "hops": 5, "k": 50}, headers={"X-Graphwiki-Actor": "tester"}
+    )
+    assert deep.status_code == 200 and deep.json()["citations"]
 
     hits = api.get("/concepts", params={"q": "pagerank", "k": 3}).json()
     assert hits[0]["id"] == "c-pagerank" and hits[0]["matched"] == "name"

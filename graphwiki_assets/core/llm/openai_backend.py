@@ -47,7 +47,7 @@ from graphwiki_assets.core.llm.scored import (
     label_scores,
     mean_scores,
 )
-from graphwiki_assets.core.retries import backoff, retry_after, retryable
+from graphwiki_assets.core.retries import LoadWait, backoff, retry_after, retryable
 from graphwiki_assets.core.settings import LLMSettings
 
 
@@ -79,6 +79,7 @@ class OpenAILLM(BaseLLM):
         self.label = openai_label(settings.model)
         self.usage = Usage()
         self.max_retries = max(0, settings.max_retries)
+        self.load_wait_s = settings.load_wait_s
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.temperature = temperature
@@ -258,6 +259,7 @@ class OpenAILLM(BaseLLM):
 
         last_error: Exception | None = None
         refused: Exception | None = None  # what json_schema answered before the other form was tried
+        load = LoadWait(self.load_wait_s)
         attempt = 0
         while True:
             used = self._format
@@ -268,6 +270,8 @@ class OpenAILLM(BaseLLM):
             except (openai.APITimeoutError, openai.APIConnectionError) as e:
                 last_error, delay = e, None
             except openai.APIStatusError as e:
+                if load.wait(e):  # a restarted server loading its model: waited out, not counted,
+                    continue  # and no verdict on the request or its response form
                 step = self._step_format(e, used) if forms else ""
                 if step == "other form":  # not a retry: the endpoint cannot do this form
                     continue
@@ -293,6 +297,7 @@ class OpenAILLM(BaseLLM):
                 self.usage.add(task.name, failures=1)
                 raise LLMUnavailable(
                     f"{self.label} {task.name}: gave up after {attempt + 1} attempts: {_short(last_error)}"
+                    f"{load.gave_up()}"
                 ) from last_error
             self.usage.add(task.name, retries=1)
             time.sleep(backoff(attempt, delay, self.backoff_base, self.backoff_max))

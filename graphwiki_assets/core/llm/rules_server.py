@@ -18,7 +18,10 @@ With ``context_tokens`` it reports that window at ``/props``, as ``llama-server`
 A request for ``logprobs`` (a scored verdict, ``llm.scored``) is answered with one word:
 with ``token_logprobs(messages)`` given, its (token, logprob) alternatives, the most likely
 first, as a server with token probabilities does; without it, a plain word and no
-probabilities, as a server without them does.
+probabilities, as a server without them does. ``load_for(seconds)`` answers every request
+for that long as ``llama-server`` does while it loads its model (HTTP 503 "Loading model"),
+and ``burst(status, n)`` refuses the next ``n`` requests with that status (429, 503), as an
+overloaded endpoint does.
 """
 
 from __future__ import annotations
@@ -159,6 +162,9 @@ class RulesServer:
         # a measurement of the client's concurrency has to tell them apart from the latency.
         self.compute_seconds = 0.0
         self._lock = threading.Lock()
+        self._loading_until = 0.0
+        self._burst: tuple[int, int] = (0, 0)  # (status, requests left to refuse)
+        self.refused = 0  # requests answered by load_for or burst
         self._rules = OfflineLLM()
         server = self
 
@@ -180,7 +186,29 @@ class RulesServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._http.server_address[1]}/v1"
 
+    def load_for(self, seconds: float) -> None:
+        with self._lock:
+            self._loading_until = time.monotonic() + seconds
+
+    def burst(self, status: int, n: int) -> None:
+        with self._lock:
+            self._burst = (status, n)
+
+    def _refusal(self) -> tuple[int, dict[str, Any]] | None:
+        with self._lock:
+            if time.monotonic() < self._loading_until:
+                self.refused += 1
+                # llama-server's own answer while its weights load
+                return 503, {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}
+            status, left = self._burst
+            if left > 0:
+                self._burst, self.refused = (status, left - 1), self.refused + 1
+                return status, {"error": {"code": status, "message": "scripted refusal", "type": "server_error"}}
+        return None
+
     def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if (refusal := self._refusal()) is not None:
+            return refusal
         with self._lock:
             self.requests += 1
             self.in_flight += 1

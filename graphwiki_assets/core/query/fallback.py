@@ -40,6 +40,10 @@ RAW = (
     "and claims the graph has checked:"
 )
 NOTHING = "The graph has no information on this."
+EMPTY = (
+    "The knowledge base is empty: no source has been ingested yet. Add sources first "
+    "(`graphwiki ingest PATH`, POST /sources, or the add_source tool), then ask again."
+)
 OUTSIDE = "outside the current focus"
 
 

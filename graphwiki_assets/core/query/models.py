@@ -10,6 +10,11 @@ from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
 TECHNIQUES = {name: shape.technique for name, shape in QUESTION_SHAPES.items()}
 PPR_VIAS = ("cypher", "client")  # how "related" runs its PageRank stream (ppr.py)
+# What a caller may ask for, the same in-process, over HTTP and over MCP. A walk is bounded
+# by ``max_nodes`` whatever its depth, so the hop bound only keeps a typo (hops=50) from
+# costing fifty empty round trips.
+MAX_HOPS = 8
+MAX_K = 50
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,9 @@ class QueryOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"{name} must be a whole number of at least {low}, not {value!r}")
+        for name, high in {"hops": MAX_HOPS, "k": MAX_K}.items():
+            if getattr(self, name) > high:
+                raise ValueError(f"{name} must be at most {high}, not {getattr(self, name)!r}")
         if self.today is not None and not isinstance(self.today, dt.date):
             raise ValueError(f"today must be a date, not {self.today!r}")
         if not 0 < self.damping < 1:
@@ -236,7 +244,7 @@ class Answer:
     found: bool = True
     # the rung of the answer ladder it came from: graph | fuzzy (a name as typed matched no
     # concept: answered about the closest one and saying so, or, found False, the candidates
-    # listed) | raw_sources | nothing
+    # listed) | raw_sources | nothing | empty (no source ingested yet)
     rung: str = "graph"
     near_matches: list[dict] = field(default_factory=list)
     history: list[str] = field(default_factory=list)

@@ -97,6 +97,10 @@ def builds(store: Graph, prefix: str) -> list[dict]:
     return [r for r in _catalog(store, prefix) if r["name"] == prefix or r["name"].startswith(prefix + _SEPARATOR)]
 
 
+class EmptyGraph(LookupError):
+    """There is nothing to project: no source has been ingested."""
+
+
 def current_projection(store: Graph, prefix: str = PROJECTION) -> dict | None:
     """The newest build (name, nodes, relationships, types, created), or None."""
     found = builds(store, prefix)
@@ -168,6 +172,8 @@ def ensure_projection(store: Graph, prefix: str = PROJECTION) -> dict:
         if found is None:
             refresh_projection(store_behind(store), prefix)
             found = current_projection(store, prefix)
+    if found is None and not store.query(cypher.PROJECTABLE_COUNTS)[0]["nodes"]:
+        raise EmptyGraph("the graph holds no concepts yet: ingest sources first (`graphwiki ingest PATH`)")
     if found is None:
         raise RuntimeError(
             f"the GDS projection {prefix!r} vanished right after it was built; "

@@ -65,6 +65,9 @@ def answer_question(
     route = choose_route(llm, question, shape, entities, type_filter)
     # One read transaction for the question's dozen small queries, closed before the LLM writes.
     with store.reading() as graph:
+        if not graph.query(cypher.GRAPH_COUNTS)[0]["sources"]:
+            # nothing ingested yet: no projection to build and nothing to link, so say what to do
+            return _unanswered(question, route, Linking(), "empty", fallback.EMPTY, [], [], [], 0, laps)
         check_encoder(graph, embedder)  # vectors of another model would match by noise
         entry = SHAPES[route.shape]
         linking = entry.link(graph, embedder, question, route, link_config)

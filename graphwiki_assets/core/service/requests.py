@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from graphwiki_assets.core.embeddings_remote import EmbeddingsUnavailable
 from graphwiki_assets.core.llm.errors import LLMUnavailable
+from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 from graphwiki_assets.core.sources import SOURCE_SUFFIXES
 from graphwiki_assets.core.store.driver import GraphUnavailable
@@ -38,8 +39,8 @@ UNAVAILABLE: tuple[type[Exception], ...] = (
 class AskRequest(BaseModel):
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     shape: str | None = Field(None, description=f"skip the router: one of {', '.join(SHAPE_NAMES)}")
-    hops: int = Field(2, ge=0, le=4, description="traversal depth of 'what is X'")
-    k: int = Field(8, ge=1, le=50, description="ranked results for related / shaped-like / topic")
+    hops: int = Field(2, ge=0, le=MAX_HOPS, description="traversal depth of 'what is X'")
+    k: int = Field(8, ge=1, le=MAX_K, description="ranked results for related / shaped-like / topic")
     file: bool = Field(False, description="file a good answer back into the graph (stays derived)")
 
     @field_validator("shape")
