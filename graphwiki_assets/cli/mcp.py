@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         # Anything printed while the models load would reach the client as a broken message.
         with contextlib.redirect_stdout(sys.stderr):
             workspace.warm()
+        workspace.jobs.start()  # and run what an ended server left queued
         logging.getLogger("graphwiki.mcp").info("graphwiki MCP server ready on stdio")
         build_mcp(workspace).run("stdio")
     finally:

@@ -20,13 +20,13 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPBearer
 
 from graphwiki_assets.core.service import UNAVAILABLE, AddSource, AskRequest, BadRequest, NotFound, Workspace
-from graphwiki_assets.server.jobs import JobQueue, JobView
+from graphwiki_assets.core.service.jobs import JobQueue, JobView
+from graphwiki_assets.core.service.workspace import JOB_STOP_SECONDS
 from graphwiki_assets.server.middleware import BearerToken, ErrorsAsJson
 
 # Threads for route functions: anyio's default is 40, set here so the capacity is stated,
 # not inherited: 8 concurrent askers use 8, the ingest worker has its own thread.
 ROUTE_THREADS = 40
-JOB_STOP_SECONDS = 30.0  # how long shutdown waits for a running ingest to finish its batch
 MAX_ACTOR_CHARS = 64
 
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
@@ -126,7 +126,7 @@ def build_app(
     """The API over an open workspace (the caller closes it); ``lifespans`` run with the
     app's own. Further endpoints added later (``mount_mcp``) sit behind the same token: it
     is checked by middleware, not by a route dependency."""
-    jobs = JobQueue(lambda request, actor, progress: workspace.add_source(request, actor=actor, progress=progress))
+    jobs = workspace.jobs
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -138,7 +138,7 @@ def build_app(
                     await stack.enter_async_context(hook(app))
                 yield
         finally:
-            await anyio.to_thread.run_sync(jobs.stop, JOB_STOP_SECONDS)
+            await anyio.to_thread.run_sync(jobs.stop, JOB_STOP_SECONDS)  # the rest resume at the next start
 
     secured = [Security(HTTPBearer(auto_error=False))] if token else []
     app = FastAPI(

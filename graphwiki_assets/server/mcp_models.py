@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from graphwiki_assets.core.concepts import ConceptCard, ConceptHit
+from graphwiki_assets.core.service.jobs import JobView
 
 
 class AnswerSentence(BaseModel):
@@ -209,3 +210,9 @@ class IngestReport(BaseModel):
     )
     problems: list[SourceProblem] = Field(description="sources skipped or failed, with the reason")
     seconds: float
+
+
+class IngestJob(JobView):
+    """One ingest job: follow it with the ``ingest_job`` tool until done or failed."""
+
+    report: IngestReport | None = Field(None, description="the ingest report, once done")  # type: ignore[assignment]  # the typed form of the same report

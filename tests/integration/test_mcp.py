@@ -34,7 +34,7 @@ from graphwiki_assets.server.http_app import build_app
 from graphwiki_assets.server.mcp_server import build_mcp, mount_mcp
 
 REPO = Path(__file__).resolve().parents[2]
-TOOLS = {"ask", "search_concepts", "get_concept", "overview", "impact", "audit_log", "add_source"}
+TOOLS = {"ask", "search_concepts", "get_concept", "overview", "impact", "audit_log", "add_source", "ingest_job"}
 RAFT = "# Raft\n\nRaft is a consensus algorithm. etcd uses Raft."
 SESSION_SECONDS = 60  # the session's calls, once the server answers
 STARTUP_SECONDS = 120  # a hang guard: `graphwiki mcp` loads the embedding model before it answers
@@ -99,18 +99,29 @@ async def an_added_source_is_ingested_and_found(session: ClientSession) -> None:
         progress.append(message or "")
 
     result = await session.call_tool(
-        "add_source", {"name": "notes/raft.md", "text": RAFT}, progress_callback=on_progress
+        "add_source", {"name": "notes/raft.md", "text": RAFT, "wait": True}, progress_callback=on_progress
     )
     assert not result.is_error, text_of(result)
     assert progress[0].startswith("written ") and progress[0].endswith("raft.md")
-    report = result.structured_content
+    job = result.structured_content
+    assert job["status"] == "done" and job["progress"][0] == progress[0]
+    report = job["report"]
     assert report["sources"]["new"] == 1 and report["sources"]["failed"] == 0 and report["claims"] >= 1
     hits = (await session.call_tool("search_concepts", {"text": "Raft"})).structured_content["hits"]
     assert hits[0]["name"] == "Raft" and hits[0]["matched"] == "name"
     raft = (await session.call_tool("get_concept", {"key": "raft"})).structured_content["concept"]
     assert raft["sources"][0]["path"].endswith("notes/raft.md")
-    again = await session.call_tool("add_source", {"name": "notes/raft.md", "text": RAFT})
-    assert again.structured_content["sources"]["unchanged"] == 1
+    # without wait: a job at once, followed with ingest_job
+    again = (await session.call_tool("add_source", {"name": "notes/raft.md", "text": RAFT})).structured_content
+    assert again["status"] in ("queued", "running", "done") and again["id"]
+    for _ in range(300):
+        followed = (await session.call_tool("ingest_job", {"job_id": again["id"]})).structured_content
+        if followed["status"] in ("done", "failed"):
+            break
+        await anyio.sleep(0.1)
+    assert followed["status"] == "done" and followed["report"]["sources"]["unchanged"] == 1
+    unknown = await session.call_tool("ingest_job", {"job_id": "0123"})
+    assert unknown.is_error and "0123" in text_of(unknown)
 
 
 async def the_resources_read_as_markdown(session: ClientSession) -> None:

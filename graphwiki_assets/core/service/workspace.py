@@ -11,9 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
 
 from graphwiki_assets.core.concepts import concept_card, search_concepts
 from graphwiki_assets.core.config import load_config
@@ -21,22 +18,14 @@ from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.encoders import build_encoder
 from graphwiki_assets.core.llm.client import LLMClient, build_llm
 from graphwiki_assets.core.service.answering import answer_as_data
+from graphwiki_assets.core.service.job_records import JobRecords
+from graphwiki_assets.core.service.jobs import JobQueue
 from graphwiki_assets.core.service.requests import AddSource, AskRequest, BadRequest, NotFound
+from graphwiki_assets.core.service.validation import validated
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore, GraphUnavailable
 
-M = TypeVar("M", bound=BaseModel)
-
-
-def validated(model: type[M], data: Any) -> M:
-    """``data`` as ``model``, or BadRequest with every field's problem in one line."""
-    if isinstance(data, model):
-        return data
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'request'}: {e['msg']}" for e in exc.errors())
-        raise BadRequest(problems) from None
+JOB_STOP_SECONDS = 30.0  # how long closing waits for a running ingest to finish its batch
 
 
 @dataclass
@@ -46,6 +35,7 @@ class Workspace:
     embedder: Encoder
     llm: LLMClient
     _ingesting: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _jobs: JobQueue | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, settings: Settings | None = None, warm: bool = True) -> Workspace:
@@ -62,7 +52,21 @@ class Workspace:
         self.store.query("RETURN 1 AS ok")
 
     def close(self) -> None:
+        if self._jobs is not None:
+            self._jobs.stop(JOB_STOP_SECONDS)
         self.store.close()
+
+    @property
+    def jobs(self) -> JobQueue:
+        """This process's ingest jobs (HTTP's and MCP's alike), recorded under
+        ``$GRAPHWIKI_HOME/jobs`` so that they outlive it. Started by the first submit or by
+        the adapter that serves it; a start takes over the jobs an ended process left."""
+        if self._jobs is None:
+            self._jobs = JobQueue(
+                lambda request, actor, progress: self.add_source(request, actor=actor, progress=progress),
+                records=JobRecords(Path(self.settings.home) / "jobs"),
+            )
+        return self._jobs
 
     def health(self) -> dict:
         """Whether the graph answers now, the LLM backend, and whether the models are loaded
