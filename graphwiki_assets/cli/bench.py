@@ -16,6 +16,8 @@
   embeddings endpoints that only sleep, and the ceiling the ingest lease sets (``bench_workers.py``).
 - ``graphwiki bench generate --concepts N`` and ``graphwiki bench query``: generated graphs
   and query latency (``bench_query.py``).
+- ``graphwiki bench fuzz [--url U]``: a running server's HTTP API fuzzed from its OpenAPI
+  document (``bench_fuzz.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from graphwiki_assets.cli import bench_query, bench_workers
+from graphwiki_assets.cli import bench_fuzz, bench_query, bench_workers
 from graphwiki_assets.cli.output import add_common, at_least
 
 
@@ -95,6 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     growth.set_defaults(handler=run_lease_growth)
     bench_query.register(kinds, add_common)
     bench_workers.register(kinds, add_common)
+    bench_fuzz.register(kinds, add_common)
 
 
 def run_lease_growth(args: argparse.Namespace) -> int:

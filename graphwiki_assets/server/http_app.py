@@ -21,12 +21,16 @@ from fastapi.security import HTTPBearer
 
 from graphwiki_assets.core.service import UNAVAILABLE, AddSource, AskRequest, BadRequest, NotFound, Workspace
 from graphwiki_assets.core.service.jobs import JobQueue, JobView
+from graphwiki_assets.core.service.requests import MAX_SOURCE_BYTES
 from graphwiki_assets.core.service.workspace import JOB_STOP_SECONDS
-from graphwiki_assets.server.middleware import BearerToken, ErrorsAsJson
+from graphwiki_assets.server.middleware import BearerToken, BodyLimit, ErrorsAsJson
 
 # Threads for route functions: anyio's default is 40, set here so the capacity is stated,
 # not inherited: 8 concurrent askers use 8, the ingest worker has its own thread.
 ROUTE_THREADS = 40
+# The largest body a route needs: a source of MAX_SOURCE_BYTES as JSON, where an escape
+# ("\\u00e9", 6 bytes) never takes more than three times the bytes of what it encodes.
+MAX_BODY_BYTES = 3 * MAX_SOURCE_BYTES + 64 * 1024
 MAX_ACTOR_CHARS = 64
 
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
@@ -150,6 +154,8 @@ def build_app(
     app.include_router(_routes(workspace, jobs), dependencies=secured)
     app.include_router(_health(workspace))
     _refusals(app)
+    # Starlette runs the last added first: errors, then the token, then the size bound.
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     if token:
         app.add_middleware(BearerToken, token=token)
     app.add_middleware(ErrorsAsJson)  # outermost of ours: a crash in the token check is caught too

@@ -1,6 +1,7 @@
-"""The HTTP API's two wrappers, as plain ASGI so that an app mounted beside the routes (the
-MCP endpoint streams its replies) gets them too: a bearer token when one is configured, and
-a crash turned into a one-line JSON 500 with the stack trace kept in the server's log."""
+"""The HTTP API's wrappers, as plain ASGI so that an app mounted beside the routes (the MCP
+endpoint streams its replies) gets them too: a bearer token when one is configured, a bound
+on the size of a request body, and a crash turned into a one-line JSON 500 with the stack
+trace kept in the server's log."""
 
 from __future__ import annotations
 
@@ -93,3 +94,55 @@ class ErrorsAsJson:
             logger.exception("%s %s failed", scope.get("method"), scope.get("path"))
             if not started:
                 await send_json(send, 500, {"detail": f"internal error: {one_line(exc)}"})
+
+
+class BodyLimit:
+    """A request body over ``max_bytes`` is refused with 413 before it is read: by its
+    Content-Length when it states one, else as soon as the chunks received pass the bound
+    (the route never sees the rest)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int):
+        self.app = app
+        self.max_bytes = max_bytes
+
+    def _refusal(self) -> dict:
+        return {"detail": f"the request body is larger than this server takes ({self.max_bytes} bytes)"}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        stated = dict(scope.get("headers") or []).get(b"content-length")
+        if stated is not None and stated.isdigit() and int(stated) > self.max_bytes:
+            await send_json(send, 413, self._refusal())
+            return
+        received, started, refused = 0, False, False
+
+        async def counted() -> Message:
+            # Past the bound the answer is given here and the app is told the client left:
+            # a route that reads its body as a whole never sees the rest of it.
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes and not started:
+                    refused = True
+                    await send_json(send, 413, self._refusal())
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return  # the 413 was the answer
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except Exception:
+            if not refused:
+                raise
+            # else: the app's reaction to a client that "left" (Starlette's ClientDisconnect)
