@@ -18,6 +18,8 @@
   and query latency (``bench_query.py``).
 - ``graphwiki bench fuzz [--url U]``: a running server's HTTP API fuzzed from its OpenAPI
   document (``bench_fuzz.py``).
+- ``graphwiki bench soak [--minutes 10] [--files 300]``: serve under load while Neo4j, the
+  LLM endpoint and serve itself fail (``bench_soak.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from graphwiki_assets.cli import bench_fuzz, bench_query, bench_workers
+from graphwiki_assets.cli import bench_fuzz, bench_query, bench_soak, bench_workers
 from graphwiki_assets.cli.output import add_common, at_least
 
 
@@ -98,6 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     bench_query.register(kinds, add_common)
     bench_workers.register(kinds, add_common)
     bench_fuzz.register(kinds, add_common)
+    bench_soak.register(kinds, add_common)
 
 
 def run_lease_growth(args: argparse.Namespace) -> int:

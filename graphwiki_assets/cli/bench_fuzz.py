@@ -1,6 +1,6 @@
 """`graphwiki bench fuzz`: the HTTP API of a running `graphwiki serve` fuzzed from its OpenAPI
-document (``server/fuzz.py``); JSON on stdout, exit 1 on any 5xx, hang or refusal without
-a reason. It writes: requests that fit the schema include sources, which are ingested, so
+document, and its MCP tools called with generated arguments (``server/fuzz.py``); JSON on
+stdout, exit 1 on any 5xx, hang, broken session or refusal without a reason. It writes: requests that fit the schema include sources, which are ingested, so
 point it at a server whose graph may take them (a scratch GRAPHWIKI_HOME and Neo4j)."""
 
 from __future__ import annotations
@@ -28,12 +28,16 @@ def register(kinds: argparse._SubParsersAction, add_common) -> None:
 def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.settings import Settings
     from graphwiki_assets.server.client import TOKEN_ENV, read_discovery
-    from graphwiki_assets.server.fuzz import fuzz_http
+    from graphwiki_assets.server.fuzz import fuzz_http, fuzz_mcp
 
     url = args.url or (read_discovery(Settings.from_env().home) or {}).get("url")
     if not url:
         print("graphwiki bench fuzz: no server found; start `graphwiki serve` or pass --url", file=sys.stderr)
         return 2
-    result = fuzz_http(url.rstrip("/"), args.examples, os.environ.get(TOKEN_ENV) or None, args.timeout)
-    print(json.dumps(result.as_dict(), indent=2))
-    return 0 if result.clean else 1
+    import anyio
+
+    token = os.environ.get(TOKEN_ENV) or None
+    http = fuzz_http(url.rstrip("/"), args.examples, token, args.timeout)
+    mcp = anyio.run(fuzz_mcp, f"{url.rstrip('/')}/mcp", args.examples, token, args.timeout)
+    print(json.dumps({"http": http.as_dict(), "mcp": mcp.as_dict()}, indent=2))
+    return 0 if http.clean and mcp.clean else 1

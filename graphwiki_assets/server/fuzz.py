@@ -104,3 +104,124 @@ def _has_reason(response: Any) -> bool:
     except (ValueError, AttributeError):
         return False
     return bool(detail)
+
+
+@dataclass
+class McpFuzzResult:
+    url: str
+    tools: int
+    calls: int = 0
+    answered: int = 0
+    tool_errors: int = 0  # refused by the tool, with its reason
+    protocol_errors: int = 0  # refused by the protocol layer (invalid params), with its reason
+    without_reason: list[dict] = field(default_factory=list)
+    hung: list[dict] = field(default_factory=list)
+    broken: list[dict] = field(default_factory=list)  # the session itself failed: must stay empty
+    seconds: float = 0.0
+
+    @property
+    def clean(self) -> bool:
+        return not (self.without_reason or self.hung or self.broken)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "clean": self.clean}
+
+
+def mcp_arguments(schema: dict) -> Any:
+    """Hypothesis strategy of argument objects for a tool's input schema: each parameter
+    given or not, as a value of its type or as any JSON value at all, plus a stray key."""
+    from hypothesis import strategies as st
+
+    anything = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=6,
+    )
+    typed = {
+        "string": st.text(max_size=200) | st.just("x" * 5000) | st.just("../../etc/passwd.md"),
+        "integer": st.integers(min_value=-(2**40), max_value=2**40),
+        "boolean": st.booleans(),
+        "number": st.floats(allow_nan=False),
+    }
+    optional = {}
+    for name, spec in (schema.get("properties") or {}).items():
+        kinds = [k.get("type") for k in spec.get("anyOf", [spec])]
+        own = [typed[k] for k in kinds if k in typed]
+        optional[name] = st.one_of(*own, anything) if own else anything
+    optional["unexpected"] = anything
+    return st.fixed_dictionaries({}, optional=optional)
+
+
+async def fuzz_mcp(url: str, examples: int = 100, token: str | None = None, timeout_s: float = 30.0) -> McpFuzzResult:
+    """Every tool of the MCP endpoint at ``url`` (…/mcp) called ``examples`` times with
+    generated arguments, well-formed or not, in one session."""
+    import anyio
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared.exceptions import MCPError
+
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    started = time.monotonic()
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=timeout_s) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        tools = (await session.list_tools()).tools
+        result = McpFuzzResult(url=url, tools=len(tools))
+        for tool in tools:
+            drawn = _examples(mcp_arguments(tool.input_schema), examples)
+            for arguments in drawn:
+                await _call(session, tool.name, arguments, result, timeout_s, anyio, MCPError)
+    result.seconds = round(time.monotonic() - started, 2)
+    return result
+
+
+def _examples(strategy: Any, n: int) -> list[Any]:
+    """Up to ``n`` values of a strategy, the same ones each run (derandomised)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    drawn: list[Any] = []
+
+    @settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(value=strategy)
+    def keep(value: Any) -> None:
+        drawn.append(value)
+
+    keep()
+    return drawn
+
+
+async def _call(session, name: str, arguments: dict, result: McpFuzzResult, timeout_s: float, anyio, mcp_error) -> None:
+    label = {"tool": name, "arguments": str(arguments)[:200]}
+    result.calls += 1
+    try:
+        with anyio.fail_after(timeout_s):
+            reply = await session.call_tool(name, arguments)
+    except TimeoutError:
+        result.hung.append(label)
+        return
+    except mcp_error as exc:
+        if str(exc).strip():
+            result.protocol_errors += 1
+        else:
+            result.without_reason.append(label)
+        return
+    except Exception as exc:  # the session broke: the server dropped it
+        result.broken.append({**label, "error": f"{type(exc).__name__}: {exc}"[:300]})
+        return
+    if not reply.is_error:
+        result.answered += 1
+    elif any(block.type == "text" and block.text.strip() for block in reply.content):
+        result.tool_errors += 1
+    else:
+        result.without_reason.append(label)

@@ -1,6 +1,6 @@
-"""The HTTP API fuzzed from its OpenAPI document (a shortened `graphwiki bench fuzz`): no
-request, whether it fits the schema or breaks it, gets a 5xx, hangs, or is refused without
-a reason; a body over the bound is refused before it is read; with a token, a request
+"""The HTTP API fuzzed from its OpenAPI document and the MCP tools called with generated
+arguments (a shortened `graphwiki bench fuzz`): no request, whether it fits the schema or
+breaks it, gets a 5xx, hangs, breaks the session or is refused without a reason; a body over the bound is refused before it is read; with a token, a request
 without it is refused on every route, MCP included."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from __future__ import annotations
 import http.client
 import re
 
+import anyio
 import httpx
 
-from graphwiki_assets.server.fuzz import fuzz_http
+from graphwiki_assets.server.fuzz import fuzz_http, fuzz_mcp
 from graphwiki_assets.server.http_app import MAX_BODY_BYTES, build_app
 from graphwiki_assets.server.mcp_server import mount_mcp
 from tests.support.serving import serving
@@ -20,8 +21,12 @@ TOKEN = "another-long-random-secret-for-the-test"
 
 def test_generated_requests_get_no_server_error_and_no_hang(workspace, seed_graph):
     app = build_app(workspace, token=TOKEN)
+    mount_mcp(app, workspace)
     with serving(app) as url:
         result = fuzz_http(url, examples=12, token=TOKEN, timeout_s=60)
+        tools = anyio.run(fuzz_mcp, f"{url}/mcp", 10, TOKEN, 60.0)
+    assert tools.clean, tools.as_dict()  # every malformed call a tool or protocol error with its reason
+    assert tools.calls >= 60 and tools.tool_errors + tools.protocol_errors > 0 and tools.answered > 0
     assert result.requests >= 100 and result.operations >= 9
     assert result.clean, result.as_dict()  # no 5xx, no hang, no refusal without a reason, every operation read
     assert any(status.startswith("4") for status in result.by_status)  # the negative half was refused

@@ -98,5 +98,16 @@ def read_entries(
         raise ValueError(f"unknown audit action {action!r}; known: {', '.join(ACTIONS)}")
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    found = store.query(cypher.READ, since=since.isoformat() if since else None, action=action, limit=limit)
+    found = store.query(cypher.READ, since=_utc(since).isoformat() if since else None, action=action, limit=limit)
     return [Entry.from_row(r) for r in found]
+
+
+def _utc(moment: datetime) -> datetime:
+    """The moment in UTC (a naive one taken as UTC): Neo4j's offsets stop at 18 hours, where
+    an ISO time a client sends may carry up to 24."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"since is out of range: {moment.isoformat()}") from None
