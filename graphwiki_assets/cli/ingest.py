@@ -83,5 +83,7 @@ def run(args: argparse.Namespace) -> int:
     emit(args, data, text)
     # A path named on the command line that could not be ingested is an error; a bad file
     # found inside a named folder is reported, and the rest of the folder still counts.
-    named_failed = {str(r.path) for r in refused} | {p["path"] for p in data["problems"] if p["path"] in named}
+    named_failed = {str(r.path) for r in refused if not r.unread} | {
+        p["path"] for p in data["problems"] if p["path"] in named
+    }
     return 1 if data["sources"]["failed"] or named_failed else 0

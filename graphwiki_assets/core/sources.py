@@ -14,12 +14,21 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from graphwiki_assets.core.documents import TEXT, format_of, read_document
+from graphwiki_assets.core.documents import (
+    SOURCE_SUFFIXES,
+    TEXT,
+    DocumentUnreadable,
+    document_text,
+    format_of,
+    is_binary,
+    read_binary,
+    read_document,
+)
 from graphwiki_assets.core.documents.dates import source_date
 from graphwiki_assets.core.documents.model import Document
 from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".mdx", ".html", ".htm", ".txt", ".text", ".rst", ".org", ".adoc", ".asciidoc")
+__all__ = ["SOURCE_SUFFIXES", "SourceDocument", "SourceRejected", "collect", "discover", "read_source"]
 DEFAULT_MAX_BYTES = DEFAULT_MAX_SOURCE_BYTES
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -27,10 +36,11 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 class SourceRejected(ValueError):
     """The file is not ingestible; ``reason`` says why in one line."""
 
-    def __init__(self, path: str, reason: str):
+    def __init__(self, path: str, reason: str, unread: bool = False):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+        self.unread = unread  # a file in a folder that no reader takes: reported, never an error
 
 
 @dataclass(frozen=True)
@@ -111,8 +121,10 @@ def read_source(
         raise SourceRejected(name, "file no longer exists (deleted or moved after it was discovered)") from exc
     except OSError as exc:
         raise SourceRejected(name, f"cannot be read: {exc.strerror or exc}") from exc
-    text = decode_text(raw, name)
     fmt = format_of(path.suffix)
+    if is_binary(fmt):
+        return _read_binary(raw, fmt, name, path, stat.st_mtime)
+    text = decode_text(raw, name)
     doc = SourceDocument(
         path=name,
         title=title_of(text, path.stem) if fmt == TEXT else path.stem,
@@ -122,6 +134,31 @@ def read_source(
         modified=stat.st_mtime,
     )
     return parsed(doc) if parse else doc
+
+
+def _read_binary(raw: bytes, fmt: str, name: str, path: Path, modified: float) -> SourceDocument:
+    """A PDF or Word file, read by its reader at once: its text is what the reader finds,
+    and the source is addressed by that text as any other is (a file saved again with the
+    same text is the same source; the lint's drift check holds for it too)."""
+    if not raw.strip():
+        raise SourceRejected(name, "empty file (nothing to ingest)")
+    try:
+        document = read_binary(raw, fmt)
+    except DocumentUnreadable as exc:
+        raise SourceRejected(name, str(exc)) from exc
+    date, date_source = source_date(document.metadata, name, modified)
+    text = document_text(document)
+    return SourceDocument(
+        path=name,
+        title=document.title or path.stem,
+        text=text,
+        sha256=sha256_text(text),
+        date=date,
+        date_source=date_source,
+        format=fmt,
+        modified=modified,
+        document=document,
+    )
 
 
 def parsed(doc: SourceDocument) -> SourceDocument:
@@ -162,6 +199,10 @@ def collect(paths: list[Path]) -> tuple[list[Path], list[SourceRejected], set[st
                 refused.append(SourceRejected(str(path), f"folder cannot be read: {exc.strerror or exc}"))
                 continue
             files.extend(discover(path))
+            refused.extend(
+                SourceRejected(str(p), f"no reader takes {p.suffix or 'files without a suffix'} files", unread=True)
+                for p in unread(path)
+            )
         else:
             files.append(path)
             named.add(str(path))
@@ -181,6 +222,16 @@ def _missing(path: Path) -> str:
 
 def discover(folder: Path) -> list[Path]:
     """Ingestible files under a folder, sorted, hidden files and folders skipped."""
+    return [path for path in _visible_files(folder) if path.suffix.lower() in SOURCE_SUFFIXES]
+
+
+def unread(folder: Path) -> list[Path]:
+    """The visible files under a folder that no reader takes (an image, a spreadsheet): the
+    ingest names them in its report instead of passing over them in silence."""
+    return [path for path in _visible_files(folder) if path.suffix.lower() not in SOURCE_SUFFIXES]
+
+
+def _visible_files(folder: Path) -> list[Path]:
     if not folder.exists():
         return []
     found = []
@@ -188,7 +239,7 @@ def discover(folder: Path) -> list[Path]:
         rel = path.relative_to(folder)
         if any(part.startswith(".") for part in rel.parts):
             continue
-        if path.is_file() and path.suffix.lower() in SOURCE_SUFFIXES:
+        if path.is_file():
             found.append(path)
     return found
 

@@ -184,6 +184,8 @@ def _load(serve, neo4j, rules, docs, config: SoakConfig, result: SoakResult, log
     submit_retries = [0]
     recovered: list[float | None] = [None]  # when the last fault ended
     result.rss_mb = {"start": serve.rss_mb()}
+    watch = _JobWatch(serve)
+    watch.start()
     t0 = time.monotonic()
 
     def submitter() -> None:
@@ -232,7 +234,8 @@ def _load(serve, neo4j, rules, docs, config: SoakConfig, result: SoakResult, log
         thread.join(config.ask_timeout_s + 30)
     result.questions_http = http.summary(REFUSAL_BOUND_S, recovered[0])
     result.questions_mcp = mcp.summary(REFUSAL_BOUND_S, recovered[0])
-    result.files = {"submitted": len(jobs), "submit_retries": submit_retries[0], **_drain(serve, jobs, config)}
+    watch.drain(list(jobs.values()), config.drain_timeout_s)
+    result.files = {"submitted": len(jobs), "submit_retries": submit_retries[0], **_outcomes(watch, jobs)}
     start_rss, end_rss = result.rss_mb.get("restarted"), result.rss_mb.get("end")
     if start_rss and end_rss:
         result.rss_mb["growth"] = round(end_rss / start_rss - 1, 3)
@@ -260,21 +263,44 @@ def _fault(what: str, serve, neo4j, result: SoakResult, elapsed: float, log) -> 
     }
 
 
-def _drain(serve, jobs: dict[str, str], config: SoakConfig) -> dict[str, Any]:
-    """Wait for every accepted job to end; what each ended as."""
-    deadline = time.monotonic() + config.drain_timeout_s
-    ended: dict[str, dict] = {}
-    while time.monotonic() < deadline and len(ended) < len(jobs):
-        for name, job_id in jobs.items():
-            if name in ended:
-                continue
-            try:
-                job = httpx.get(f"{serve.url}/jobs/{job_id}", timeout=30).json()
-            except (httpx.TransportError, ValueError):
-                continue
+class _JobWatch:
+    """Polls the server's job list while the soak runs and keeps every job's end as it
+    comes: the server remembers only its newest finished jobs, so a job is read while it is
+    still listed."""
+
+    def __init__(self, serve: _Serve):
+        self.serve = serve
+        self.ended: dict[str, dict] = {}  # job id -> the job as it ended
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="soak-jobs", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def poll(self) -> None:
+        try:
+            listed = httpx.get(f"{self.serve.url}/jobs", timeout=30).json()
+        except (httpx.TransportError, ValueError):
+            return  # restarting: the next poll reads it
+        for job in listed if isinstance(listed, list) else []:
             if job.get("status") in ("done", "failed"):
-                ended[name] = job
-        time.sleep(1.0)
+                self.ended.setdefault(job["id"], job)
+
+    def _run(self) -> None:
+        while not self._stop.wait(2.0):
+            self.poll()
+
+    def drain(self, ids: list[str], timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and not set(ids) <= set(self.ended):
+            time.sleep(1.0)
+        self._stop.set()
+        self.poll()
+
+
+def _outcomes(watch: _JobWatch, jobs: dict[str, str]) -> dict[str, Any]:
+    """What each accepted job ended as."""
+    ended = {name: watch.ended[i] for name, i in jobs.items() if i in watch.ended}
     failed = {n: j.get("error") for n, j in ended.items() if j["status"] == "failed"}
     return {
         "jobs_done": sum(1 for j in ended.values() if j["status"] == "done"),

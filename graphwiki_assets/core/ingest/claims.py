@@ -67,6 +67,7 @@ def plan_claims(plan: ResolutionPlan, vectors: Vectors) -> ClaimLinks:
             text=claim.text,
             embedding=vectors[claim.text].tolist(),
             about=about,
+            section=plan.candidates.claim_sections.get(claim.text, ""),
         )
         claims.append(record)
         if len(about) <= MAX_ASSOCIATED_CONCEPTS:

@@ -236,6 +236,8 @@ ON CREATE SET c.text = cl.text, c.embedding = cl.embedding, c.status = 'current'
 SET c.updated_at = datetime($now)
 MERGE (c)-[d:DERIVED_FROM]->(s)
 ON CREATE SET d.created_at = datetime($now)
+// where in the source the claim is stated (a PDF's page, a heading path), when known
+SET d.section = CASE WHEN coalesce(cl.section, '') = '' THEN d.section ELSE cl.section END
 WITH c, cl
 UNWIND cl.about AS cid
 MATCH (k:Concept {id: cid})

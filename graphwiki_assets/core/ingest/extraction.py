@@ -192,7 +192,8 @@ def _assemble(
     for n, doc in enumerate(docs):
         if n in over:
             continue
-        parts = [answers.get(p.request.source_id, "no extraction") for p in by_doc.get(n, [])]
+        own = by_doc.get(n, [])
+        parts = [answers.get(p.request.source_id, "no extraction") for p in own]
         problems = [a for a in parts if isinstance(a, str)]
         if problems:
             out.failed[doc.source_id] = f"extraction failed: {problems[0]}"
@@ -216,8 +217,19 @@ def _assemble(
                 removed_injections=removed[n],
                 chunks=max(1, len(parts)),
                 typed=typed,
+                claim_sections=_claim_sections(own, parts),
             )
         )
+
+
+def _claim_sections(pieces: list[_Piece], answers: list) -> dict[str, str]:
+    """Each claim's section: the piece it was first read from (a page of a PDF, a heading)."""
+    found: dict[str, str] = {}
+    for piece, answer in zip(pieces, answers, strict=True):
+        if piece.request.section and not isinstance(answer, str):
+            for claim in answer.claims:
+                found.setdefault(claim.text, piece.request.section)
+    return found
 
 
 def _flat(text: str) -> str:

@@ -31,6 +31,8 @@ class Candidates(BaseModel):
     typed: dict = Field(default_factory=dict)  # how the taxonomy typed its concepts (ingest/taxonomy.py)
     scope: str = "in"  # "out": outside the schema config's focus, promotes nothing (ingest/scope.py)
     scope_reason: str = ""
+    # claim text -> the section its piece came from (a PDF's "Heading > p. 2", a heading path)
+    claim_sections: dict[str, str] = Field(default_factory=dict)
 
 
 class Mention(BaseModel):
@@ -109,6 +111,7 @@ class ClaimRecord(BaseModel):
     text: str
     embedding: list[float]
     about: list[str]  # concept ids
+    section: str = ""  # where in its source it is stated: written on its DERIVED_FROM
 
 
 class ContradictionRecord(BaseModel):

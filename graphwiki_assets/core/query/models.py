@@ -160,6 +160,7 @@ class ClaimRow:
     opponents: list[str]
     about: list[str]
     stated: str | None = None  # the newest date among its sources (ISO); None: none is dated
+    places: list[dict] = field(default_factory=list)  # {source, section}: a PDF's page, a heading
 
 
 @dataclass
@@ -275,7 +276,8 @@ class Answer:
             lines += ["", "Flags:"] + [f"  - {f}" for f in self.flags]
         if self.sources:
             lines += ["", "Sources:"] + [
-                f"  {s['id']}  {s.get('title') or ''}  {s.get('path') or ''}  sha256 {str(s.get('sha256') or '')[:16]}…"
+                f"  {s['id']}  {s.get('title') or ''}  {s.get('cited_as') or s.get('path') or ''}  "
+                f"sha256 {str(s.get('sha256') or '')[:16]}…"
                 for s in self.sources
             ]
         lines += [

@@ -17,7 +17,7 @@ from pathlib import Path
 from graphwiki_assets.core.audit import append
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import answer as synthesis
-from graphwiki_assets.core.query import closeness, cypher, fallback, provenance, subgraph
+from graphwiki_assets.core.query import citing, closeness, cypher, fallback, provenance, subgraph
 from graphwiki_assets.core.query.filed import filed_near
 from graphwiki_assets.core.query.linking import LinkConfig
 from graphwiki_assets.core.query.logged import question_entry
@@ -287,6 +287,7 @@ def _answer(
     cited, known = list(dict.fromkeys(f for sentence in sentences for f in sentence.fact_ids)), facts.by_id()
     # an answer about the sources themselves (provenance) shows all of them, cited or not
     listed = citations + ([s for s in sub.sources if s not in citations] if all_sources else [])
+    sections = citing.cited_sections(sub.claims[f] for f in cited if f in sub.claims)
     sources = [
         {
             "id": s.id,
@@ -295,6 +296,8 @@ def _answer(
             "sha256": s.sha256,
             "status": s.status,
             "last_seen_at": s.last_seen_at,
+            "sections": sections.get(s.id, []),
+            "cited_as": citing.cited_as(s.path, sections.get(s.id, [])),
         }
         for s in (sub.sources[c] for c in listed if c in sub.sources)
     ]

@@ -6,11 +6,11 @@ from pathlib import PurePosixPath
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphwiki_assets.core.documents.formats import TEXT_SUFFIXES
 from graphwiki_assets.core.embeddings_remote import EmbeddingsUnavailable
 from graphwiki_assets.core.llm.errors import LLMUnavailable
 from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
-from graphwiki_assets.core.sources import SOURCE_SUFFIXES
 from graphwiki_assets.core.store.driver import GraphUnavailable
 from graphwiki_assets.core.store.vector_model import VectorModelMismatch
 
@@ -71,8 +71,8 @@ class AddSource(BaseModel):
         path = PurePosixPath(value.strip())
         if path.is_absolute() or ".." in path.parts or "\\" in value or not path.name:
             raise ValueError("name must be a relative path inside the sources folder")
-        if path.suffix.lower() not in SOURCE_SUFFIXES:
-            raise ValueError(f"name must end in one of {', '.join(SOURCE_SUFFIXES)}")
+        if path.suffix.lower() not in TEXT_SUFFIXES:  # a PDF or Word file is bytes, not text
+            raise ValueError(f"name must end in one of {', '.join(TEXT_SUFFIXES)}")
         return str(path)
 
     @field_validator("text")

@@ -21,7 +21,7 @@ from graphwiki_assets.core.evals.multihop import progress_every
 from graphwiki_assets.core.evals.results.docs import DocsResult
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 from graphwiki_assets.core.query import ask
-from graphwiki_assets.core.sources import discover
+from graphwiki_assets.core.sources import discover, unread
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -49,12 +49,7 @@ class DocsSet:
 def corpus_files(corpus: Path) -> tuple[list[Path], dict[str, int]]:
     """The files ``graphwiki ingest`` reads from the folder, and the others counted by suffix."""
     read = discover(corpus)
-    taken = set(read)
-    others = Counter(
-        p.suffix.lower() or p.name
-        for p in corpus.rglob("*")
-        if p.is_file() and p not in taken and not any(part.startswith(".") for part in p.relative_to(corpus).parts)
-    )
+    others = Counter(p.suffix.lower() or p.name for p in unread(corpus))
     return read, dict(sorted(others.items()))
 
 

@@ -27,15 +27,17 @@ LOAD_CLAIMS = """
 UNWIND $ids AS id
 MATCH (cl:Claim {id: id})
 CALL (cl) {
-  OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source)
-  RETURN collect(DISTINCT s.id) AS sources, toString(max(s.date)) AS stated
+  OPTIONAL MATCH (cl)-[d:DERIVED_FROM]->(s:Source)
+  RETURN collect(DISTINCT s.id) AS sources, toString(max(s.date)) AS stated,
+         [p IN collect(DISTINCT CASE WHEN d.section <> '' THEN {source: s.id, section: d.section} END)
+          WHERE p IS NOT NULL] AS places
 }
 CALL (cl) { OPTIONAL MATCH (cl)-[:CONTRADICTS]-(o:Claim) RETURN collect(DISTINCT o.id) AS opponents }
 CALL (cl) { OPTIONAL MATCH (cl)-[:ABOUT]->(c:Concept) RETURN collect(DISTINCT c.id) AS about }
 RETURN cl.id AS id, cl.text AS text, coalesce(cl.status, 'current') AS status,
        coalesce(cl.needs_review, false) AS needs_review, cl.review_reason AS review_reason,
        cl.superseded_by AS superseded_by, cl.decided_by AS decided_by, toString(cl.decided_at) AS decided_at,
-       sources, opponents, about, stated
+       sources, opponents, about, stated, places
 """
 
 LOAD_SOURCES = """
