@@ -24,7 +24,7 @@ from graphwiki_assets.core.documents import (
     read_binary,
     read_document,
 )
-from graphwiki_assets.core.documents.dates import source_date
+from graphwiki_assets.core.documents.dates import OPENING_PASSAGES, document_date, source_date
 from graphwiki_assets.core.documents.model import Document
 from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
@@ -146,7 +146,8 @@ def _read_binary(raw: bytes, fmt: str, name: str, path: Path, modified: float) -
         document = read_binary(raw, fmt)
     except DocumentUnreadable as exc:
         raise SourceRejected(name, str(exc)) from exc
-    date, date_source = source_date(document.metadata, name, modified)
+    opening = [document.title, *(p.text for p in document.passages[:OPENING_PASSAGES])]
+    date, date_source = document_date(document.metadata, opening, name, modified)
     text = document_text(document)
     return SourceDocument(
         path=name,

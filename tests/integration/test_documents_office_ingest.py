@@ -33,7 +33,7 @@ def test_pdf_and_word_claims_know_their_page_and_section(store, embedder, settin
         )
     }
     assert sources["report.pdf"]["date"] == "2000-01-01" and sources["memo.docx"]["date"] == "2023-03-20"
-    assert {s["by"] for s in sources.values()} == {"front_matter"}
+    assert {s["by"] for s in sources.values()} == {"properties"}
     places = store.query(
         "MATCH (cl:Claim)-[d:DERIVED_FROM]->(s:Source) RETURN cl.text AS text, d.section AS section, "
         "split(s.path, '/')[-1] AS file"

@@ -33,7 +33,7 @@ def test_a_pdf_source_is_dated_by_its_own_metadata(tmp_path):
     path.write_bytes(report_pdf())
     source = read_source(path)
     assert source.format == PDF and source.title == "Harbour Tide Report"
-    assert source.date == dt.date(2000, 1, 1) and source.date_source == "front_matter"
+    assert source.date == dt.date(2000, 1, 1) and source.date_source == "properties"
     assert "Quillon is a tide gauge" in source.text and source.document is not None
     assert read_source(path).sha256 == source.sha256  # the same file is the same source
 
@@ -96,3 +96,19 @@ def test_a_file_no_reader_takes_is_named_with_the_reason_not_passed_over(tmp_pat
     assert [(r.path.rsplit("/", 1)[-1], r.reason, r.unread) for r in refused] == [
         ("chart.png", "no reader takes .png files", True)
     ]
+
+
+@pytest.mark.parametrize(
+    "line,day",
+    [
+        ("Published 14 March 2023 by the harbour office", dt.date(2023, 3, 14)),
+        ("Last updated: 2023-03-20", dt.date(2023, 3, 20)),
+        ("Dated March 2, 2021.", dt.date(2021, 3, 2)),
+        ("The gauge was installed in 2019.", None),
+    ],
+)
+def test_a_document_without_dated_properties_is_dated_by_its_dateline(line, day):
+    from graphwiki_assets.core.documents.dates import document_date
+
+    date, by = document_date({}, ["Harbour Memo", line], "memo.docx", None)
+    assert (date, by) == ((day, "opening_lines") if day else (None, ""))

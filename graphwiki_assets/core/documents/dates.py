@@ -16,8 +16,17 @@ from pathlib import PurePath
 from typing import Any
 
 FRONT_MATTER = "front_matter"
+PROPERTIES = "properties"  # a PDF's or Word file's own document properties
+OPENING_LINES = "opening_lines"  # "Published 14 March 2023" in the first lines of the text
 FILE_NAME = "file_name"
 FILE_TIME = "file_time"
+OPENING_PASSAGES = 5  # how far into a document its own dateline may stand
+# A dateline: a label that says the date is the document's, then the date as written.
+_DATELINE = re.compile(
+    r"\b(?:published|updated|last\s+updated|revised|issued|dated|date)\s*(?:on|:)?\s*"
+    r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\s+[A-Za-z]{3,9}\.?\s+\d{4}|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4})",
+    re.IGNORECASE,
+)
 
 
 def date_key(name: object) -> str:
@@ -173,6 +182,30 @@ def _named_day(name: str) -> dt.date | None:
         if found is not None:
             return found
     return None
+
+
+def dateline_date(passages: list[str]) -> dt.date | None:
+    """The date a document states for itself in its opening lines ("Published 14 March 2023",
+    "Last updated: 2023-03-14"), as a report's or memo's first page does."""
+    for text in passages[:OPENING_PASSAGES]:
+        match = _DATELINE.search(text)
+        if match and (found := parse_date(" ".join(match.group(1).replace(".", "").split()))) is not None:
+            return found
+    return None
+
+
+def document_date(
+    properties: Mapping[str, Any], passages: list[str], path: str, modified: float | None
+) -> tuple[dt.date | None, str]:
+    """(date, date_source) of a PDF or Word file: its properties', else its dateline's, else
+    as for any file (the file name's, the file time's)."""
+    found = front_matter_date(properties)
+    if found is not None:
+        return found, PROPERTIES
+    found = dateline_date(passages)
+    if found is not None:
+        return found, OPENING_LINES
+    return source_date({}, path, modified)
 
 
 def source_date(metadata: Mapping[str, Any], path: str, modified: float | None) -> tuple[dt.date | None, str]:
