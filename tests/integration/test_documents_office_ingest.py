@@ -1,6 +1,6 @@
 """PDF and Word files beside markdown in one folder: each becomes a source dated by its own
 metadata, its claims record where in the file they were read (a PDF's page, a Word file's
-headings) on their DERIVED_FROM, and an answer cites "report.pdf, p. 2"; a running header,
+headings) on their DERIVED_FROM, an answer cites "report.pdf, p. 2" and a wiki page "[1, p. 2]"; a running header,
 a page number or a table cell never becomes a claim; a file no reader takes is named in the
 command's report and does not fail it."""
 
@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 
 from graphwiki_assets.cli.main import main
+from graphwiki_assets.core.concepts.card import concept_card
 from graphwiki_assets.core.query import ask
+from graphwiki_assets.core.wiki.page import render_page
 from tests.support.ingest import ingest
 from tests.support.office_files import RUNNING_HEADER, memo_docx, report_pdf
 
@@ -49,6 +51,8 @@ def test_pdf_and_word_claims_know_their_page_and_section(store, embedder, settin
     answer = ask(store, embedder, offline_llm, "What is Quillon?", shape="what_is", entities=["Quillon"]).as_dict()
     cited = {s["cited_as"] for s in answer["sources"]}
     assert "report.pdf, p. 2" in cited
+    page = render_page(concept_card(store, "Quillon"), stems={})
+    assert "Quillon is a tide gauge installed on pier nine in 2019." in page and ", p. 2]" in page
 
 
 def test_the_command_names_a_file_no_reader_takes_and_still_succeeds(store, cli_env, tmp_path, capsys):

@@ -33,6 +33,8 @@ class CardClaim(BaseModel):
     independent_sources: int = 0  # distinct files stating it, restatements included
     superseded_by: str | None = None
     sources: list[str] = Field(default_factory=list)
+    # where in each source it was read: {source, section} ("Heading > p. 2", a heading path)
+    places: list[dict[str, str]] = Field(default_factory=list)
     contradicts: list[str] = Field(default_factory=list)
     opponents: list[CardOpponent] = Field(default_factory=list)
 

@@ -22,13 +22,14 @@ _CARD_OF_C = f"""
 CALL (c) {{
   OPTIONAL MATCH (cl:Claim)-[:ABOUT]->(c)
   WITH cl WHERE cl IS NOT NULL
-  OPTIONAL MATCH (cl)-[:DERIVED_FROM]->(s:Source)
+  OPTIONAL MATCH (cl)-[d:DERIVED_FROM]->(s:Source)
   OPTIONAL MATCH (cl)-[:CONTRADICTS]-(other:Claim)
-  WITH cl, collect(DISTINCT s.id) AS sources, collect(DISTINCT other) AS others
+  WITH cl, collect(DISTINCT s.id) AS sources, collect(DISTINCT other) AS others,
+       collect(DISTINCT CASE WHEN d.section <> '' THEN {{source: s.id, section: d.section}} END) AS places
   RETURN collect({{id: cl.id, text: cl.text, status: coalesce(cl.status, 'current'),
                   needs_review: coalesce(cl.needs_review, false), review_reason: cl.review_reason,
                   independent_sources: coalesce(cl.independent_sources, 0), superseded_by: cl.superseded_by,
-                  sources: sources, contradicts: [o IN others | o.id],
+                  sources: sources, places: places, contradicts: [o IN others | o.id],
                   opponents: [o IN others | {{id: o.id, text: o.text, status: coalesce(o.status, 'current')}}]}}) AS claims
 }}
 CALL (c) {{

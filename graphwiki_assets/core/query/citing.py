@@ -21,11 +21,17 @@ def cited_sections(claims: Iterable[ClaimRow]) -> dict[str, list[str]]:
     return found
 
 
+def page_of(section: str) -> str:
+    """The page part of a section ("p. 2" of "Gauges > p. 2"), or ""."""
+    last = section.rsplit(SECTION_JOINER, 1)[-1]
+    return last if last.startswith("p. ") else ""
+
+
 def cited_as(path: str | None, sections: list[str]) -> str:
     """ "report.pdf, p. 2", "report.pdf, pp. 2, 5", "memo.docx, Schedule > Contacts", or the
     file name alone when no section is known."""
     name = PurePath(path).name if path else ""
-    pages = [s.rsplit(SECTION_JOINER, 1)[-1] for s in sections if s.rsplit(SECTION_JOINER, 1)[-1].startswith("p. ")]
+    pages = [page for page in map(page_of, sections) if page]
     if pages:
         numbers = list(dict.fromkeys(p.removeprefix("p. ") for p in pages))
         return f"{name}, p. {numbers[0]}" if len(numbers) == 1 else f"{name}, pp. {', '.join(numbers)}"

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 import yaml
 
 from graphwiki_assets.core.concepts.card import CardClaim, CardLink, CardSource, ConceptCard
+from graphwiki_assets.core.query.citing import page_of
 from graphwiki_assets.core.store.schema import AWAITING_CORROBORATION
 from graphwiki_assets.core.wiki.markup import image, inline, wiki_link
 from graphwiki_assets.core.wiki.names import shown_as
@@ -107,7 +108,13 @@ def _claims(card: ConceptCard, numbers: Mapping[str, int]) -> str:
 
 def _claim_line(claim: CardClaim, numbers: Mapping[str, int], texts: Mapping[str, str]) -> str:
     label = f"**{claim.status}:** " if claim.status != "current" else ""
-    cites = " ".join(f"[{numbers[s]}]" if s in numbers else f"(source {inline(s)})" for s in sorted(claim.sources))
+    pages = {p["source"]: page_of(p["section"]) for p in claim.places if page_of(p["section"])}
+    cites = " ".join(
+        (f"[{numbers[s]}, {pages[s]}]" if s in pages else f"[{numbers[s]}]")
+        if s in numbers
+        else f"(source {inline(s)})"
+        for s in sorted(claim.sources)
+    )
     line = f"- {label}{inline(claim.text)}" + (f" {cites}" if cites else "")
     opponents = sorted(claim.opponents, key=lambda o: o.id)
     if opponents:
