@@ -232,7 +232,7 @@ class Reader:
             try:
                 return self._run(cypher, params)
             except (ServiceUnavailable, SessionExpired) as exc:
-                self.close()
+                self._abandon()
                 if lost_once:
                     raise connection_lost(self.settings, exc) from exc
                 lost_once = True
@@ -253,15 +253,28 @@ class Reader:
         try:
             return [r.data() for r in self._tx.run(cypher, params)]
         except ResultFailedError as exc:
-            self._end()
+            self._abandon()
             raise _server_error(exc) from None
         except Neo4jError:
-            self._end()
+            self._abandon()
             raise
 
     def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         # a question may catch up a graph no ingest has refreshed yet (the shape signatures)
         return self.store.write(work, *args, **kwargs)
+
+    def _abandon(self) -> None:
+        """Forget a failed transaction without closing it. On a server error the driver has
+        already handed its connection back to the pool (the session's error handler), but
+        the transaction still points at it, and closing it would check that socket (neo4j
+        6.4: ``Transaction._rollback`` calls ``connection.defunct()``) while another thread
+        may already hold the connection. Two threads setting one socket's timeout at once
+        can leave CPython's ``recv`` retrying EAGAIN forever: the question that never
+        returned. The session is closed too; the next query opens both anew."""
+        self._tx = None
+        if self._session is not None:
+            self._session.close()
+            self._session = None
 
     def _end(self) -> None:
         if self._tx is not None:
