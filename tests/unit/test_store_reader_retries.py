@@ -1,5 +1,6 @@
 """A question's reads survive what a concurrent writer causes: a transient server error is
-retried in a new transaction, within the store's retry time; anything else is reported."""
+retried in a new transaction, within the store's retry time; anything else is reported, and
+a failed transaction is left to the driver, never closed on a connection it gave back."""
 
 from __future__ import annotations
 
@@ -56,3 +57,39 @@ def test_a_lost_connection_gets_one_fresh_session_then_is_reported():
     assert _Flaky([ServiceUnavailable("gone")]).query("RETURN 1") == [{"ok": True}]
     with pytest.raises(GraphUnavailable, match="lost the connection"):
         _Flaky([ServiceUnavailable("gone"), ServiceUnavailable("gone")]).query("RETURN 1")
+
+
+class _Tx:
+    """A transaction whose statement fails on the server, as the driver reports it."""
+
+    def __init__(self):
+        self.closed = 0
+
+    def run(self, cypher, params):
+        raise _error(ClientError, "Neo.ClientError.Procedure.ProcedureCallFailed")
+
+    def close(self):
+        self.closed += 1
+
+
+class _Session:
+    def __init__(self):
+        self.tx, self.closed = _Tx(), 0
+
+    def begin_transaction(self):
+        return self.tx
+
+    def close(self):
+        self.closed += 1
+
+
+def test_a_failed_transaction_is_forgotten_not_closed():
+    # The driver has handed its connection back to the pool by then; closing it would touch
+    # a socket another thread may hold (the question that never returned).
+    reader = Reader(GraphStore(Neo4jSettings()))
+    session = _Session()
+    reader._session = session
+    with pytest.raises(ClientError):
+        reader.query("CALL gds.pageRank.stream('gone')")
+    assert session.tx.closed == 0 and session.closed == 1
+    assert reader._tx is None and reader._session is None
