@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import PurePath
 from typing import Any
 
@@ -199,23 +199,30 @@ def document_date(
 ) -> tuple[dt.date | None, str]:
     """(date, date_source) of a PDF or Word file: its properties', else its dateline's, else
     as for any file (the file name's, the file time's)."""
-    found = front_matter_date(properties)
-    if found is not None:
-        return found, PROPERTIES
-    found = dateline_date(passages)
-    if found is not None:
-        return found, OPENING_LINES
-    return source_date({}, path, modified)
+    return _first(
+        (lambda: front_matter_date(properties), PROPERTIES),
+        (lambda: dateline_date(passages), OPENING_LINES),
+        (lambda: file_name_date(path), FILE_NAME),
+        (lambda: file_time_date(modified), FILE_TIME),
+    )
 
 
 def source_date(metadata: Mapping[str, Any], path: str, modified: float | None) -> tuple[dt.date | None, str]:
     """(date, date_source): the front matter's, else the file name's, else the file time's."""
-    found = front_matter_date(metadata)
-    if found is not None:
-        return found, FRONT_MATTER
-    found = file_name_date(path)
-    if found is not None:
-        return found, FILE_NAME
-    if modified is not None:
-        return dt.datetime.fromtimestamp(modified, dt.UTC).date(), FILE_TIME
+    return _first(
+        (lambda: front_matter_date(metadata), FRONT_MATTER),
+        (lambda: file_name_date(path), FILE_NAME),
+        (lambda: file_time_date(modified), FILE_TIME),
+    )
+
+
+def file_time_date(modified: float | None) -> dt.date | None:
+    return dt.datetime.fromtimestamp(modified, dt.UTC).date() if modified is not None else None
+
+
+def _first(*rules: tuple[Callable[[], dt.date | None], str]) -> tuple[dt.date | None, str]:
+    """The date of the first rule that finds one, and the rule's name."""
+    for find, name in rules:
+        if (found := find()) is not None:
+            return found, name
     return None, ""
