@@ -30,6 +30,12 @@ def run(args: argparse.Namespace) -> int:
     from graphwiki_assets.server.client import TOKEN_ENV, read_discovery
     from graphwiki_assets.server.fuzz import fuzz_http, fuzz_mcp
 
+    try:
+        import schemathesis  # noqa: F401  (a development dependency)
+    except ImportError:
+        print("graphwiki bench fuzz needs schemathesis: pip install -e '.[dev]'", file=sys.stderr)
+        return 2
+
     url = args.url or (read_discovery(Settings.from_env().home) or {}).get("url")
     if not url:
         print("graphwiki bench fuzz: no server found; start `graphwiki serve` or pass --url", file=sys.stderr)
