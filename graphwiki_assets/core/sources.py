@@ -30,6 +30,7 @@ from graphwiki_assets.core.settings import DEFAULT_MAX_SOURCE_BYTES
 
 __all__ = ["SOURCE_SUFFIXES", "SourceDocument", "SourceRejected", "collect", "discover", "read_source"]
 DEFAULT_MAX_BYTES = DEFAULT_MAX_SOURCE_BYTES
+EMPTY = "empty file (nothing to ingest)"
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -77,7 +78,7 @@ def title_of(text: str, fallback: str) -> str:
 
 def decode_text(raw: bytes, path: str) -> str:
     if not raw.strip():
-        raise SourceRejected(path, "empty file (nothing to ingest)")
+        raise SourceRejected(path, EMPTY)
     sample = raw[:65536]
     if b"\x00" in sample:
         raise SourceRejected(path, "binary file (contains NUL bytes); only plain text is ingested")
@@ -141,7 +142,7 @@ def _read_binary(raw: bytes, fmt: str, name: str, path: Path, modified: float) -
     and the source is addressed by that text as any other is (a file saved again with the
     same text is the same source; the lint's drift check holds for it too)."""
     if not raw.strip():
-        raise SourceRejected(name, "empty file (nothing to ingest)")
+        raise SourceRejected(name, EMPTY)
     try:
         document = read_binary(raw, fmt)
     except DocumentUnreadable as exc:
@@ -199,10 +200,11 @@ def collect(paths: list[Path]) -> tuple[list[Path], list[SourceRejected], set[st
             except OSError as exc:
                 refused.append(SourceRejected(str(path), f"folder cannot be read: {exc.strerror or exc}"))
                 continue
-            files.extend(discover(path))
+            readable, unreadable = sort_out(path)
+            files.extend(readable)
             refused.extend(
                 SourceRejected(str(p), f"no reader takes {p.suffix or 'files without a suffix'} files", unread=True)
-                for p in unread(path)
+                for p in unreadable
             )
         else:
             files.append(path)
@@ -223,13 +225,18 @@ def _missing(path: Path) -> str:
 
 def discover(folder: Path) -> list[Path]:
     """Ingestible files under a folder, sorted, hidden files and folders skipped."""
-    return [path for path in _visible_files(folder) if path.suffix.lower() in SOURCE_SUFFIXES]
+    return sort_out(folder)[0]
 
 
-def unread(folder: Path) -> list[Path]:
-    """The visible files under a folder that no reader takes (an image, a spreadsheet): the
-    ingest names them in its report instead of passing over them in silence."""
-    return [path for path in _visible_files(folder) if path.suffix.lower() not in SOURCE_SUFFIXES]
+def sort_out(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The visible files under a folder, sorted, in one walk: those a reader takes, and those
+    none takes (an image, a spreadsheet), which the ingest names in its report instead of
+    passing over them in silence."""
+    read: list[Path] = []
+    unread: list[Path] = []
+    for path in _visible_files(folder):
+        (read if path.suffix.lower() in SOURCE_SUFFIXES else unread).append(path)
+    return read, unread
 
 
 def _visible_files(folder: Path) -> list[Path]:

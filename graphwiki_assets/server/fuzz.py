@@ -15,7 +15,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import anyio
 import httpx
+from mcp.shared.exceptions import MCPError
 
 SERVER_ERRORS_KEPT = 20  # examples of each failure kind kept for the report
 
@@ -46,7 +48,7 @@ def fuzz_http(url: str, examples: int = 100, token: str | None = None, timeout_s
     """Every operation of the server at ``url``, ``examples`` positive and as many negative
     requests each (fewer where the schema allows fewer distinct ones)."""
     import schemathesis
-    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import Phase, given
     from hypothesis.errors import Unsatisfiable
     from schemathesis import GenerationMode
     from schemathesis.core.result import Err, Ok
@@ -81,14 +83,7 @@ def fuzz_http(url: str, examples: int = 100, token: str | None = None, timeout_s
 
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            run = settings(
-                max_examples=examples,
-                deadline=None,
-                database=None,
-                derandomize=True,  # the same requests each run: a regression check, not a lottery
-                phases=[Phase.explicit, Phase.generate],
-                suppress_health_check=list(HealthCheck),
-            )(given(case=operation.as_strategy(generation_mode=mode))(send))
+            run = _derandomised(examples, Phase.explicit)(given(case=operation.as_strategy(generation_mode=mode))(send))
             try:
                 run()
             except Unsatisfiable:  # nothing to break in an operation without parameters
@@ -155,11 +150,9 @@ def mcp_arguments(schema: dict) -> Any:
 async def fuzz_mcp(url: str, examples: int = 100, token: str | None = None, timeout_s: float = 30.0) -> McpFuzzResult:
     """Every tool of the MCP endpoint at ``url`` (…/mcp) called ``examples`` times with
     generated arguments, well-formed or not, in one session."""
-    import anyio
     import httpx2
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared.exceptions import MCPError
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     started = time.monotonic()
@@ -174,25 +167,33 @@ async def fuzz_mcp(url: str, examples: int = 100, token: str | None = None, time
         for tool in tools:
             drawn = _examples(mcp_arguments(tool.input_schema), examples)
             for arguments in drawn:
-                await _call(session, tool.name, arguments, result, timeout_s, anyio, MCPError)
+                await _call(session, tool.name, arguments, result, timeout_s)
     result.seconds = round(time.monotonic() - started, 2)
     return result
 
 
-def _examples(strategy: Any, n: int) -> list[Any]:
-    """Up to ``n`` values of a strategy, the same ones each run (derandomised)."""
-    from hypothesis import HealthCheck, Phase, given, settings
+def _derandomised(n: int, *phases: Any) -> Any:
+    """Hypothesis settings for up to ``n`` examples, the same ones each run (a regression
+    check, not a lottery), with no deadline, no example database and no health checks."""
+    from hypothesis import HealthCheck, Phase, settings
 
-    drawn: list[Any] = []
-
-    @settings(
+    return settings(
         max_examples=n,
         deadline=None,
         database=None,
         derandomize=True,
-        phases=[Phase.generate],
+        phases=[*phases, Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
+
+
+def _examples(strategy: Any, n: int) -> list[Any]:
+    """Up to ``n`` values of a strategy, the same ones each run."""
+    from hypothesis import given
+
+    drawn: list[Any] = []
+
+    @_derandomised(n)
     @given(value=strategy)
     def keep(value: Any) -> None:
         drawn.append(value)
@@ -201,7 +202,7 @@ def _examples(strategy: Any, n: int) -> list[Any]:
     return drawn
 
 
-async def _call(session, name: str, arguments: dict, result: McpFuzzResult, timeout_s: float, anyio, mcp_error) -> None:
+async def _call(session: Any, name: str, arguments: dict, result: McpFuzzResult, timeout_s: float) -> None:
     label = {"tool": name, "arguments": str(arguments)[:200]}
     result.calls += 1
     try:
@@ -210,7 +211,7 @@ async def _call(session, name: str, arguments: dict, result: McpFuzzResult, time
     except TimeoutError:
         result.hung.append(label)
         return
-    except mcp_error as exc:
+    except MCPError as exc:
         if str(exc).strip():
             result.protocol_errors += 1
         else:

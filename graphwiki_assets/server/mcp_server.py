@@ -13,14 +13,12 @@ in fields of a typed result, never as free text addressed to the model."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
-from itertools import count
 from typing import Annotated, Any, Literal
 
-import anyio.from_thread
-import anyio.to_thread
+import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
@@ -33,6 +31,7 @@ from graphwiki_assets.core.concepts.card import ConceptCard
 from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
 from graphwiki_assets.core.question_shapes import SHAPE_NAMES
 from graphwiki_assets.core.service import UNAVAILABLE, BadRequest, NotFound, Workspace
+from graphwiki_assets.core.service.job_records import UNFINISHED
 from graphwiki_assets.core.service.jobs import JobView
 from graphwiki_assets.server.mcp_models import (
     AskResult,
@@ -188,7 +187,7 @@ def _add_graph_tools(server: MCPServer, workspace: Workspace) -> None:
         with reasons_as(ToolError):
             job = workspace.jobs.submit({"name": name, "text": text}, actor=ACTOR)
             if wait:
-                job = await _followed(workspace, job.id, progress_reporter(ctx))
+                job = await _followed(workspace, job.id, ctx)
         return IngestJob.model_validate(job.model_dump())
 
     @server.tool(annotations=READS)
@@ -199,33 +198,23 @@ def _add_graph_tools(server: MCPServer, workspace: Workspace) -> None:
             return IngestJob.model_validate(workspace.jobs.get(job_id).model_dump())
 
 
-async def _followed(workspace: Workspace, job_id: str, progress: Callable[[str], None]) -> JobView:
-    """The job once it has ended, its new progress lines relayed as they come."""
+async def _followed(workspace: Workspace, job_id: str, ctx: Context) -> JobView:
+    """The job once it has ended, its progress lines logged and sent to the client as they
+    come (as progress notifications; none when the client asked for none). Progress is best
+    effort: a notification that cannot be sent never stops the wait."""
     sent = 0
     while True:
         job = workspace.jobs.get(job_id)
         for line in job.progress[sent:]:
-            await anyio.to_thread.run_sync(progress, line)
-        sent = len(job.progress)
-        if job.status in ("done", "failed"):
+            sent += 1
+            log.info(line)
+            try:
+                await ctx.report_progress(sent, None, line)
+            except Exception as exc:  # the client went away, or the session closed meanwhile
+                log.debug("progress not sent: %s", exc)
+        if job.status not in UNFINISHED:
             return job
         await anyio.sleep(FOLLOW_POLL_S)
-
-
-def progress_reporter(ctx: Context) -> Callable[[str], None]:
-    """An ingest's progress lines, from its worker thread to the log and to the client (as
-    progress notifications; none when the client asked for none). Progress is best effort:
-    a notification that cannot be sent never stops the ingest."""
-    steps = count(1)
-
-    def report(message: str) -> None:
-        log.info(message)
-        try:
-            anyio.from_thread.run(ctx.report_progress, next(steps), None, message)
-        except Exception as exc:  # the client went away, or the session closed mid-ingest
-            log.debug("progress not sent: %s", exc)
-
-    return report
 
 
 def _add_resources(server: MCPServer, workspace: Workspace) -> None:

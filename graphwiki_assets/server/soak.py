@@ -13,7 +13,6 @@ Everything runs in a scratch home with its own Neo4j on a free port, so it can k
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -26,10 +25,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 
 from graphwiki_assets.core.evals.instance import free_port
+from graphwiki_assets.core.evals.multihop import load_jsonl
 from graphwiki_assets.core.llm.rules_server import RulesServer
 from graphwiki_assets.core.neo4j_server.server import Neo4jServer
+from graphwiki_assets.core.processes import signal_group, wait_until
+from graphwiki_assets.core.service.job_records import UNFINISHED
 from graphwiki_assets.core.settings import Settings
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.server.soak_clients import QuestionPool, Tally, http_asker, mcp_asker
@@ -93,36 +96,34 @@ class _Serve:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        while time.monotonic() - started < timeout_s:
-            try:
-                if httpx.get(f"{self.url}/health", timeout=2).json().get("ok"):
-                    return time.monotonic() - started
-            except (httpx.TransportError, ValueError):
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"graphwiki serve exited with {self.proc.returncode}; see {self.log_path}")
-            time.sleep(0.5)
+        if wait_until(self._healthy, timeout_s, self.proc):
+            return time.monotonic() - started
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"graphwiki serve exited with {self.proc.returncode}; see {self.log_path}")
         raise RuntimeError(f"graphwiki serve did not answer /health in {timeout_s:.0f} s; see {self.log_path}")
+
+    def _healthy(self) -> bool:
+        try:
+            return bool(httpx.get(f"{self.url}/health", timeout=2).json().get("ok"))
+        except (httpx.TransportError, ValueError):
+            return False
 
     def rss_mb(self) -> float | None:
         if self.proc is None:
             return None
         try:
-            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-        except OSError:
+            return round(psutil.Process(self.proc.pid).memory_info().rss / 2**20, 1)
+        except psutil.Error:  # it has just died: the soak kills it on purpose
             return None
-        return None
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            signal_group(self.proc.pid, signal.SIGKILL)
             self.proc.wait(30)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            signal_group(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(60)
             except subprocess.TimeoutExpired:
@@ -131,14 +132,9 @@ class _Serve:
 
 def documents(corpus: Path, n: int) -> list[tuple[str, str, str]]:
     """(file name, title, markdown) of the first ``n`` passages of a JSONL corpus."""
-    out = []
-    with open(corpus, encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            out.append((f"soak/{row['id']}.md", row["title"], f"# {row['title']}\n\n{row['text']}\n"))
-            if len(out) == n:
-                break
-    return out
+    return [
+        (f"soak/{row['id']}.md", row["title"], f"# {row['title']}\n\n{row['text']}\n") for row in load_jsonl(corpus)[:n]
+    ]
 
 
 def run_soak(base: Settings, corpus: Path, config: SoakConfig, home: Path | None = None, log=print) -> SoakResult:
@@ -177,7 +173,7 @@ def run_soak(base: Settings, corpus: Path, config: SoakConfig, home: Path | None
 
 def _load(serve, neo4j, rules, docs, config: SoakConfig, result: SoakResult, log) -> None:
     duration = config.minutes * 60
-    pool = QuestionPool([])
+    pool = QuestionPool()
     http, mcp = Tally(), Tally()
     stop = threading.Event()
     jobs: dict[str, str] = {}  # file name -> job id (the last accepted)
@@ -246,7 +242,7 @@ def _fault(what: str, serve, neo4j, result: SoakResult, elapsed: float, log) -> 
     if what == "neo4j":
         pid = neo4j.pid()
         if pid:
-            os.killpg(pid, signal.SIGKILL)
+            signal_group(pid, signal.SIGKILL)
         log(f"soak: Neo4j killed at {elapsed:.0f} s")
         time.sleep(5)  # questions meanwhile meet a graph that is gone
         neo4j.start()
@@ -283,7 +279,7 @@ class _JobWatch:
         except (httpx.TransportError, ValueError):
             return  # restarting: the next poll reads it
         for job in listed if isinstance(listed, list) else []:
-            if job.get("status") in ("done", "failed"):
+            if job.get("status") not in UNFINISHED:
                 self.ended.setdefault(job["id"], job)
 
     def _run(self) -> None:

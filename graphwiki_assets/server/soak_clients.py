@@ -142,8 +142,8 @@ class QuestionPool:
 
     TEMPLATES = ("What is {a}?", "What else relates to {a}?", "How does {a} connect to {b}?")
 
-    def __init__(self, seed_names: list[str]):
-        self._names = list(seed_names)
+    def __init__(self) -> None:
+        self._names: list[str] = []
         self._n = 0
         self._lock = threading.Lock()
 

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from graphwiki_assets.core.service.job_records import JobRecords
+from graphwiki_assets.core.service.job_records import UNFINISHED, JobRecords
 from graphwiki_assets.core.service.requests import AddSource, NotFound
 from graphwiki_assets.core.service.validation import validated
 
@@ -79,21 +79,24 @@ class Job:
             self.status = "failed" if error is not None else "done"
             self.report, self.error, self.finished_at = report, error, _now()
 
+    def _state(self) -> dict[str, Any]:
+        """What a caller and the job's file both say of it (under the lock)."""
+        return {
+            "id": self.id,
+            "name": self.request.name,
+            "status": self.status,
+            "queued_at": self.queued_at,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "report": self.report,
+            "error": self.error,
+        }
+
     def record(self) -> dict:
         """What the job's file holds: the text only while the job has still to run."""
         with self._lock:
-            record: dict[str, Any] = {
-                "id": self.id,
-                "name": self.request.name,
-                "actor": self.actor,
-                "status": self.status,
-                "queued_at": self.queued_at,
-                "started_at": self.started_at,
-                "finished_at": self.finished_at,
-                "report": self.report,
-                "error": self.error,
-            }
-            if self.status in ("queued", "running"):
+            record: dict[str, Any] = {**self._state(), "actor": self.actor}
+            if self.status in UNFINISHED:
                 record["text"] = self.request.text
             else:
                 record["progress"] = list(self.lines)
@@ -118,17 +121,7 @@ class Job:
 
     def view(self) -> JobView:
         with self._lock:
-            return JobView(
-                id=self.id,
-                name=self.request.name,
-                status=self.status,
-                queued_at=self.queued_at,
-                started_at=self.started_at,
-                finished_at=self.finished_at,
-                progress=list(self.lines),
-                report=self.report,
-                error=self.error,
-            )
+            return JobView(**self._state(), progress=list(self.lines))
 
 
 Ingest = Callable[[AddSource, str, Callable[[str], None]], dict]
@@ -164,7 +157,7 @@ class JobQueue:
     def _resume(self, records: JobRecords) -> None:
         records.open()
         for record in records.load():
-            if record.get("status") in ("done", "failed") and record["id"] not in self._jobs:
+            if record.get("status") not in UNFINISHED and record["id"] not in self._jobs:
                 self._jobs[record["id"]] = Job.restored(record)
         for record in records.take_over():
             try:
@@ -219,7 +212,7 @@ class JobQueue:
         return [job.view() for job in jobs]
 
     def _forget_oldest_finished(self) -> None:
-        finished = [j.id for j in self._jobs.values() if j.status in ("done", "failed")]
+        finished = [j.id for j in self._jobs.values() if j.status not in UNFINISHED]
         for job_id in finished[: max(0, len(self._jobs) - self._kept)]:
             del self._jobs[job_id]
             if self._records is not None:

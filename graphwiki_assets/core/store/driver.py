@@ -281,16 +281,14 @@ class Reader:
             try:
                 self._tx.close()  # read-only: nothing to roll back
             except (Neo4jError, DriverError):
-                pass  # already failed on the server; the next query opens a new one
+                pass  # the connection went away meanwhile; the next query opens a new one
             self._tx = None
 
     def close(self) -> None:
         try:
             self._end()
         finally:
-            if self._session is not None:
-                self._session.close()
-                self._session = None
+            self._abandon()  # the transaction is ended by now: this closes the session
 
 
 def rows(tx: ManagedTransaction, cypher: str, **params: Any) -> list[dict[str, Any]]:

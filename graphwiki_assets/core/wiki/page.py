@@ -108,7 +108,7 @@ def _claims(card: ConceptCard, numbers: Mapping[str, int]) -> str:
 
 def _claim_line(claim: CardClaim, numbers: Mapping[str, int], texts: Mapping[str, str]) -> str:
     label = f"**{claim.status}:** " if claim.status != "current" else ""
-    pages = {p["source"]: page_of(p["section"]) for p in claim.places if page_of(p["section"])}
+    pages = {p["source"]: page for p in claim.places if (page := page_of(p["section"]))}
     cites = " ".join(
         (f"[{numbers[s]}, {pages[s]}]" if s in pages else f"[{numbers[s]}]")
         if s in numbers

@@ -21,7 +21,7 @@ from graphwiki_assets.core.evals.multihop import progress_every
 from graphwiki_assets.core.evals.results.docs import DocsResult
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, ingest_documents, read_paths
 from graphwiki_assets.core.query import ask
-from graphwiki_assets.core.sources import discover, unread
+from graphwiki_assets.core.sources import sort_out
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.schema import ensure_schema
 
@@ -48,8 +48,8 @@ class DocsSet:
 
 def corpus_files(corpus: Path) -> tuple[list[Path], dict[str, int]]:
     """The files ``graphwiki ingest`` reads from the folder, and the others counted by suffix."""
-    read = discover(corpus)
-    others = Counter(p.suffix.lower() or p.name for p in unread(corpus))
+    read, unread = sort_out(corpus)
+    others = Counter(p.suffix.lower() or p.name for p in unread)
     return read, dict(sorted(others.items()))
 
 
