@@ -23,6 +23,10 @@ DEFAULT_PASSWORD = "graphwiki-local"
 DEFAULT_DATABASE = "neo4j"
 # The driver's own default: how long a transaction is retried while the server is away.
 DEFAULT_NEO4J_RETRY_S = 30.0
+# A question is read by someone waiting: a restarting graph is waited out this long, then the
+# question is refused (503) rather than held. A connection attempt is given as long.
+DEFAULT_NEO4J_QUESTION_WAIT_S = 3.0
+DEFAULT_NEO4J_CONNECT_S = 3.0
 DEFAULT_LLM_MODEL = "gpt-4o-mini"
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_LLM_MAX_RETRIES = 4
@@ -79,6 +83,16 @@ class Neo4jSettings:
         DEFAULT_NEO4J_RETRY_S,
         env="GRAPHWIKI_NEO4J_RETRY_S",
         what="seconds a transaction is retried after the server went away, before the command fails",
+    )
+    question_wait_s: float = declared(
+        DEFAULT_NEO4J_QUESTION_WAIT_S,
+        env="GRAPHWIKI_NEO4J_QUESTION_WAIT_S",
+        what="seconds a question's reads wait out a busy or restarting server before the question is refused",
+    )
+    connect_s: float = declared(
+        DEFAULT_NEO4J_CONNECT_S,
+        env="GRAPHWIKI_NEO4J_CONNECT_S",
+        what="seconds to open one connection to the server before it counts as unreachable",
     )
 
 

@@ -75,6 +75,8 @@ class Neo4jResource(dg.ConfigurableResource):
     password: str = setting("neo4j.password")
     database: str = setting("neo4j.database")
     retry_s: float = setting("neo4j.retry_s")
+    question_wait_s: float = setting("neo4j.question_wait_s")
+    connect_s: float = setting("neo4j.connect_s")
 
     def settings(self) -> Neo4jSettings:
         return _section(self, "neo4j", Neo4jSettings())

@@ -211,12 +211,16 @@ def _load(serve, neo4j, rules, docs, config: SoakConfig, result: SoakResult, log
     for thread in threads:
         thread.start()
     faults = [(0.3, "neo4j"), (0.6, "serve")]
+    # Every fault happens, and the load goes on for a quarter of the run after the last one
+    # (to see the clients recover), however long a restart takes on a slow machine.
+    end, after_the_last = duration, duration * 0.25
     next_burst, burst_status = config.burst_every_s, 429
-    while (elapsed := time.monotonic() - t0) < duration:
+    while (elapsed := time.monotonic() - t0) < end or faults:
         if faults and elapsed >= faults[0][0] * duration:
             _, what = faults.pop(0)
             result.faults.append(_fault(what, serve, neo4j, result, elapsed, log))
-            recovered[0] = time.monotonic()
+            recovered[0] = now = time.monotonic()
+            end = max(end, now - t0 + after_the_last)
         if elapsed >= next_burst:
             rules.burst(burst_status, config.burst_size)
             result.faults.append(

@@ -1,5 +1,5 @@
 """A question's reads survive what a concurrent writer causes: a transient server error is
-retried in a new transaction, within the store's retry time; anything else is reported, and
+retried in a new transaction, within the question's wait (not the writers' retry time); anything else is reported, and
 a failed transaction is left to the driver, never closed on a connection it gave back."""
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ def _error(cls, code: str):
 class _Flaky(Reader):
     """A reader whose statements fail as listed, then succeed (no server needed)."""
 
-    def __init__(self, failures: list[Exception], retry_s: float = 30.0):
-        super().__init__(GraphStore(Neo4jSettings(retry_s=retry_s)))
+    def __init__(self, failures: list[Exception], wait_s: float = 30.0):
+        super().__init__(GraphStore(Neo4jSettings(retry_s=30.0, question_wait_s=wait_s)))
         self.failures = list(failures)
         self.runs = 0
 
@@ -39,8 +39,8 @@ def test_an_outdated_read_is_retried_until_it_succeeds():
     assert reader.query("RETURN 1") == [{"ok": True}] and reader.runs == 3
 
 
-def test_a_transient_error_past_the_retry_time_is_raised():
-    reader = _Flaky([_error(TransientError, OUTDATED)] * 50, retry_s=0.0)
+def test_a_transient_error_past_the_question_wait_is_raised():
+    reader = _Flaky([_error(TransientError, OUTDATED)] * 50, wait_s=0.0)
     with pytest.raises(TransientError):
         reader.query("RETURN 1")
     assert reader.runs == 1
@@ -57,6 +57,13 @@ def test_a_lost_connection_gets_one_fresh_session_then_is_reported():
     assert _Flaky([ServiceUnavailable("gone")]).query("RETURN 1") == [{"ok": True}]
     with pytest.raises(GraphUnavailable, match="lost the connection"):
         _Flaky([ServiceUnavailable("gone"), ServiceUnavailable("gone")]).query("RETURN 1")
+
+
+def test_a_lost_connection_past_the_question_wait_is_reported_without_another_try():
+    reader = _Flaky([ServiceUnavailable("gone")], wait_s=0.0)
+    with pytest.raises(GraphUnavailable, match="lost the connection"):
+        reader.query("RETURN 1")
+    assert reader.runs == 1
 
 
 class _Tx:

@@ -14,7 +14,7 @@ import time
 from dataclasses import fields, replace
 from pathlib import Path
 
-from graphwiki_assets.core.audit import append
+from graphwiki_assets.core.audit import append_in
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import answer as synthesis
 from graphwiki_assets.core.query import citing, closeness, cypher, fallback, provenance, subgraph
@@ -35,7 +35,7 @@ def ask(store: GraphStore, embedder: Encoder, llm, question: str, *, actor: str 
     With ``actor`` (who asks), the question and what answered it go to the audit log."""
     answer = answer_question(store, embedder, llm, question, **kwargs)
     if actor is not None:
-        append(store, question_entry(answer, actor))
+        store.write_promptly(append_in, question_entry(answer, actor))
     return answer
 
 

@@ -127,6 +127,7 @@ class GraphStore:
                 auth=(self.settings.username, self.settings.password),
                 notifications_min_severity=NotificationMinimumSeverity.OFF,
                 max_transaction_retry_time=self.settings.retry_s,
+                connection_timeout=self.settings.connect_s,
             )
             try:
                 self._driver.verify_connectivity()
@@ -195,6 +196,18 @@ class GraphStore:
         except (ServiceUnavailable, SessionExpired) as exc:
             raise connection_lost(self.settings, exc) from exc
 
+    def write_promptly(self, work: Callable[..., T], *args: Any) -> T:
+        """``write`` for a request someone is waiting on (a question's audit entry): retried
+        only for the question's wait, so a graph that went away refuses it in seconds."""
+        try:
+            session = self.driver.session(
+                database=self.settings.database, max_transaction_retry_time=self.settings.question_wait_s
+            )
+            with session:
+                return session.execute_write(work, *args)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise connection_lost(self.settings, exc) from exc
+
     def read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         try:
             with self.driver.session(database=self.settings.database) as session:
@@ -225,15 +238,16 @@ class Reader:
         # or RUN: one fresh session before the loss is reported. A transient server error (a
         # read that met a concurrent commit, "Transaction.Outdated"; a deadlock; a leader
         # switch) is retried in a new transaction with back-off, as the driver's managed
-        # transactions do, for up to the store's retry time.
-        deadline = time.monotonic() + self.settings.retry_s
+        # transactions do. Someone is waiting for the answer, so only for the question's
+        # wait (a few seconds), not the writers' retry time: past it the question is refused.
+        deadline = time.monotonic() + self.settings.question_wait_s
         attempt, lost_once = 0, False
         while True:
             try:
                 return self._run(cypher, params)
             except (ServiceUnavailable, SessionExpired) as exc:
                 self._abandon()
-                if lost_once:
+                if lost_once or time.monotonic() >= deadline:
                     raise connection_lost(self.settings, exc) from exc
                 lost_once = True
             except TransientError as exc:
