@@ -8,8 +8,10 @@ Positive class = ``same``. Two modes over the same labelled pairs:
   ``concept_embedding`` index: the pair passes stage 1 iff ``b`` is among a's top_k
   neighbours with a cosine >= floor, using ingest's own query and rule.
 
-Survivors are judged by the configured LLM through ingest's own stage-2 call, in batches; a
-pair is predicted ``same`` iff it survived stage 1 and was judged SAME. (Ingest's exact
+Survivors are judged by the configured LLM through ingest's own stage-2 call, in batches, and
+the judge's verdict is weighed with the pair's other signals by ingest's merge decision
+(``core/ingest/merge_decision.py``); a pair is predicted ``same`` iff it survived stage 1 and
+the decision merges it. ``judge_only`` scores the judge's verdicts alone. (Ingest's exact
 name/alias pass, which merges before stage 1, is not modelled: the pairs are about stage 1
 and stage 2.) Stage1Config is the ingest's own,
 unchanged: this measures the system as shipped.
@@ -31,6 +33,7 @@ from graphwiki_assets.core.evals.results.er import ErResult
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
 from graphwiki_assets.core.ingest.mention_vectors import TEXT_FORM, mention_vectors
+from graphwiki_assets.core.ingest.merge_decision import decide_pair, model_for, revised
 from graphwiki_assets.core.ingest.resolution import Stage1Config
 from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
@@ -148,8 +151,19 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
     before = llm.usage.snapshot()
     verdicts, calls = judge(llm, survivors, config)
     usage = (llm.usage.snapshot() - before).as_dict()
+    judged_same = {p.index: passed[p.index] and bool(verdicts.get(p.index) and verdicts[p.index].same) for p in pairs}
+    # Ingest's own last word (core/ingest/merge_decision.py): the judge's verdict weighed with
+    # the pair's other signals; without a fitted model, the verdict stands.
+    model = model_for(llm.label)
+    if model is not None:
+        decided = {
+            p.index: decide_pair(model, *_views(p, config), scores[p.index], verdicts.get(p.index)) for p in survivors
+        }
+        verdicts = {i: revised(v, decided[i]) if i in decided else v for i, v in verdicts.items()}
     predicted = {p.index: passed[p.index] and bool(verdicts.get(p.index) and verdicts[p.index].same) for p in pairs}
     result = metrics.scored([predicted[p.index] for p in pairs], [p.same for p in pairs])
+    result["judge_only"] = metrics.scored([judged_same[p.index] for p in pairs], [p.same for p in pairs])
+    result["decision_threshold"] = model.threshold if model is not None else None
     errors = []
     for p in pairs:
         if predicted[p.index] != p.same:

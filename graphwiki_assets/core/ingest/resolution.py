@@ -22,6 +22,7 @@ The exact passes and stage 1 are in ``screen``; the plan made of the verdicts in
 from __future__ import annotations
 
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
+from graphwiki_assets.core.ingest.merge_decision import weighed
 from graphwiki_assets.core.ingest.models import Candidates, Mention, ResolutionPlan
 from graphwiki_assets.core.ingest.screen import SOURCE, Stage1Config, exact_batch_homes, exact_graph_matches, stage1
 from graphwiki_assets.core.ingest.timing import StageTimes
@@ -140,6 +141,7 @@ def resolve_batch(
         ]
         position = {i: n for n, i in enumerate(asked)}
         answers = judge_pairs(llm, views, config.judge, [[position[i] for i in group] for group in groups])
+        answers = weighed(llm.label, views, [pairs[i][1].score for i in asked], answers)
     verdicts = [ruled[i] if i in ruled else answers[position[i]] for i in range(len(pairs))]
     backends = [TYPES_BACKEND if i in ruled else llm.label for i in range(len(pairs))]
     return decide(batch, mentions, s, pairs, verdicts, backends)

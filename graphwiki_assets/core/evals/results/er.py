@@ -51,7 +51,9 @@ class Stage1(Part):
     floor_cosine: Num | None = None
 
 
-class TwoStage(Part):
+class Scores(Part):
+    """``metrics.scored``: precision, recall, F1 and the confusion counts."""
+
     precision: Num
     recall: Num
     f1: Num
@@ -59,12 +61,17 @@ class TwoStage(Part):
     fp: int
     fn: int
     tn: int
+
+
+class TwoStage(Scores):
     llm_calls: int
     judged_pairs: int
     verdicts_by_label: dict[str, dict[str, int]]
     errors_by_cause: dict[str, int]
     prompt_tokens: int
     llm_usage: dict[str, Num]
+    judge_only: Scores | None = None  # the judge's SAME alone, before the merge decision
+    decision_threshold: Num | None = None
 
 
 class Wrong(Part):
