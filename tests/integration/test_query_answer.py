@@ -82,6 +82,22 @@ def test_a_broader_near_miss_is_offered_to_pick_from_and_answers_nothing(seed_gr
     )
 
 
+def test_a_phrase_a_source_holds_word_for_word_is_quoted_with_the_broader_names_beside(
+    seed_graph, embedder, offline_llm
+):
+    answer = ask(
+        seed_graph,
+        embedder,
+        offline_llm,
+        "What is the official Docker image?",
+        shape="what_is",
+        entities=["official Docker image"],
+    )
+    assert (answer.found, answer.rung) == (False, "raw_sources")
+    assert "src-docker" in answer.citations and "official neo4j image on Docker Hub" in answer.answer
+    assert answer.answer.endswith("Concepts of a similar name: Docker (c-docker).")
+
+
 def test_a_term_only_in_source_text_is_answered_from_the_raw_source_and_says_so(seed_graph, embedder, offline_llm):
     answer = ask(seed_graph, embedder, offline_llm, "Who is Michael Hunger?")
     assert (answer.found, answer.rung) == (False, "raw_sources")

@@ -99,6 +99,13 @@ def test_topic_lists_every_concept_of_a_type(seed_graph, embedder, offline_llm):
     assert {"src-gds", "src-apoc", "src-pandas"} <= set(answer.citations)
 
 
+def test_a_list_of_a_type_no_concept_has_is_answered_as_the_thing_of_that_name(seed_graph, embedder, offline_llm):
+    # "What are attestations?" read as a type: the graph has no such type, but a concept of that name
+    answer = ask(seed_graph, embedder, offline_llm, "Tell me about them", shape="topic", type_filter="APOC")
+    assert answer.shape == "what_is" and "no concept type is 'APOC'" in answer.reason
+    assert "c-apoc" in answer.retrieved["concepts"] and "src-apoc" in answer.citations
+
+
 def test_provenance_traces_a_claim_to_its_source_with_sha256(seed_graph, embedder, offline_llm):
     answer = ask(seed_graph, embedder, offline_llm, "Where does the claim that Bolt listens on port 7687 come from?")
     assert (answer.shape, answer.technique) == ("provenance", "source traceability (SHA256)")

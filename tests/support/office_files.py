@@ -36,7 +36,17 @@ REPORT_PAGES = [
 RUNNING_HEADER = "Varn Harbour Authority - Tide Report 2023"
 
 
-def report_pdf(text_layer: bool = True) -> bytes:
+CONTENTS = [
+    ("Gauges and readings", 2),
+    ("The Quillon gauge", 3),
+    ("Tables", 4),
+    ("Pilots", 4),
+    ("Radio", 3),
+    ("Index", 5),
+]
+
+
+def report_pdf(text_layer: bool = True, contents: bool = False) -> bytes:
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen import canvas
 
@@ -44,7 +54,14 @@ def report_pdf(text_layer: bool = True) -> bytes:
     c = canvas.Canvas(out, pagesize=A4, invariant=1)  # invariant: the same bytes each run, dated 2000-01-01
     c.setTitle("Harbour Tide Report")
     width, height = A4
-    for number, (heading, lines) in enumerate(REPORT_PAGES, start=1):
+    if contents:  # a table of contents first: headings and their pages
+        c.setFont("Helvetica-Bold", 16)
+        c.drawString(72, height - 90, "Contents")
+        c.setFont("Helvetica", 11)
+        for n, (entry, page) in enumerate(CONTENTS):
+            c.drawString(72, height - 130 - 18 * n, f"{entry} {'.' * 20} {page}")
+        c.showPage()
+    for number, (heading, lines) in enumerate(REPORT_PAGES, start=1 + contents):
         if not text_layer:  # a scanned page: marks, no text
             c.rect(72, 400, 300, 200, fill=1)
             c.showPage()

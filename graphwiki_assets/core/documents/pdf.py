@@ -5,7 +5,9 @@ A page is the PDF's own unit of reference, so every passage carries its page (``
 the innermost part of its section, under the headings found above it. A line set in type
 clearly larger than the body's is a heading. What every page repeats at its top or bottom
 (a running header or footer) and a page number alone on its line are layout, not text, and
-are dropped; a word broken by a hyphen at a line's end is joined again. The date is the
+are dropped, and so is a table of contents (a page most of whose lines end in a page
+number: references to headings, not statements); a word broken by a hyphen at a line's end
+is joined again. The date is the
 document's own (its modification, else creation date); the title its metadata title, else
 its first heading.
 """
@@ -25,6 +27,8 @@ from graphwiki_assets.core.documents.unreadable import DocumentUnreadable
 HEADING_SCALE = 1.15  # a line's type this much larger than the body's makes it a heading
 _PAGE_NUMBER = re.compile(r"^(page\s+)?\d{1,4}(\s*(of|/)\s*\d{1,4})?$", re.IGNORECASE)
 _EDGE_LINES = 2  # how many lines at a page's top and bottom may be a running header or footer
+_CONTENTS_ENTRY = re.compile(r"\S.*\s\.*\s*\d{1,4}$")  # "Deployment checks ..... 18", "Purpose   4"
+_CONTENTS_LINES = 5  # a page needs this many such entries to be a table of contents
 
 
 @dataclass
@@ -49,7 +53,7 @@ def read_pdf(raw: bytes) -> Document:
         raise DocumentUnreadable(f"the PDF cannot be read ({type(exc).__name__}: {exc})") from exc
     if not any(line.text for page in pages for line in page):
         raise DocumentUnreadable("the PDF has no text layer (a scanned document?): run OCR on it first")
-    pages = _without_running_lines(pages)
+    pages = [[] if _contents_page(page) else page for page in _without_running_lines(pages)]
     passages, headings = _passages(pages)
     title = str(info.get("/Title") or "").strip() or (headings[0] if headings else "")
     return Document(title=title, passages=tuple(passages), metadata=_dates(reader))
@@ -111,6 +115,12 @@ def _without_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
             body.append(line)
         kept.append(body)
     return kept
+
+
+def _contents_page(page: list[Line]) -> bool:
+    """A table of contents: most of the page's lines are entries ending in a page number."""
+    entries = sum(1 for line in page if _CONTENTS_ENTRY.match(line.text))
+    return entries >= _CONTENTS_LINES and 2 * entries > len(page)
 
 
 def _passages(pages: list[list[Line]]) -> tuple[list[Passage], list[str]]:

@@ -3,9 +3,10 @@
     exact (or confident) match -> the graph answers               (service.ask)
     a name as typed, misspelt  -> the graph answers about the closest concept, saying which
     or carried by one concept     (the other near matches listed beside the answer)
-    near matches only          -> the candidates, for the user to pick
     no concept at all          -> sources whose text matches, quoted: the answer comes
-                                  from raw sources (sources that promoted nothing included)
+                                  from raw sources (sources that promoted nothing included),
+                                  with any near matches named beside the quotes
+    near matches only          -> the candidates, for the user to pick
     nothing anywhere           -> "The graph has no information on this."
 
 Raw sources are those whose text holds a missing term as a phrase, and those whose
@@ -70,6 +71,10 @@ def closest_text(link: Link) -> str:
 def fuzzy_text(what: list[str], near: list[NearMatch]) -> str:
     candidates = " or ".join(f"{n.name} ({n.concept_id})" for n in near)
     return FUZZY.format(what=quoted(what), candidates=candidates)
+
+
+def also_named(near: list[NearMatch]) -> str:
+    return "Concepts of a similar name: " + ", ".join(f"{n.name} ({n.concept_id})" for n in near) + "."
 
 
 def raw_text(what: list[str], found: list[RawSource]) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from graphwiki_assets.core.audit import append_in
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.query import answer as synthesis
-from graphwiki_assets.core.query import citing, closeness, cypher, fallback, provenance, subgraph
+from graphwiki_assets.core.query import citing, closeness, cypher, fallback, provenance, subgraph, topic
 from graphwiki_assets.core.query.filed import filed_near
 from graphwiki_assets.core.query.linking import LinkConfig
 from graphwiki_assets.core.query.logged import question_entry
@@ -69,6 +69,7 @@ def answer_question(
             # nothing ingested yet: no projection to build and nothing to link, so say what to do
             return _unanswered(question, route, Linking(), "empty", fallback.EMPTY, [], [], [], 0, laps)
         check_encoder(graph, embedder)  # vectors of another model would match by noise
+        route = topic.as_named_thing(graph, route)
         entry = SHAPES[route.shape]
         linking = entry.link(graph, embedder, question, route, link_config)
         vector = embedder.encode_one(question)
@@ -208,19 +209,23 @@ def _not_about_question(
 def _no_information(
     store: Graph, question: str, vector: list[float], route: Route, linking: Linking, missing: list[str], laps: Laps
 ) -> Answer:
-    """The ladder below an answer: sources that state the very term asked about, else near
-    matches to pick from, else sources close to the question, else nothing. A term a source
-    writes word for word ("HELM_DRIVER") is what was asked, where a concept of a similar name
-    is a guess, so its sources come first; the near matches are still listed."""
+    """The ladder below an answer: sources that state the very term asked about, else sources
+    close to the question that hold all its words, else near matches to pick from, else
+    nothing. A term a source writes word for word ("HELM_DRIVER") is what was asked, where a
+    concept of a similar name is a guess, so its sources come first; sources that hold every
+    word of a longer phrase ("the core components of a build") answer it rather than a list of
+    broader names, which are offered beside the quotes."""
     what = fallback.quoted(missing)
     near = _near(linking)
     found = fallback.raw_sources(store, question, vector, missing)
-    if linking.near:
+    if linking.near and any(s.phrase for s in found):
         found = [s for s in found if s.phrase]
     if linking.near and not found:
         rung, text, flags = "fuzzy", fallback.fuzzy_text(missing, linking.near), [f"no concept is named {what}"]
     elif found:
         rung, text = "raw_sources", fallback.raw_text(missing, found)
+        if linking.near:
+            text += "\n" + fallback.also_named(linking.near)
         flags = [f"no concept matches {what}: quoted from raw sources, not checked claims"]
         flags += [
             f"source {s.id} is {fallback.OUTSIDE}: ingested, but no concept or claim was drawn from it"

@@ -2,25 +2,44 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from graphwiki_assets.core.config.kinds import type_words
 from graphwiki_assets.core.query import cypher
-from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval
+from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import Graph
 from graphwiki_assets.core.text.type_names import type_key
 
 
-def topic(store: Graph, question: list[float], wanted: list[str], links: list[Link], opts: QueryOptions) -> Retrieval:
-    """Concepts of the wanted type; linked entities that are not the type itself anchor it."""
+def matching_types(store: Graph, wanted: list[str]) -> list[str]:
+    """The graph's concept types a question's words ask for (by name, or by a word of the type)."""
     known = sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
     keys = {type_key(w) for w in wanted} - {""}
-    types = [t for t in known if type_key(t) in keys] or [t for t in known if keys & type_words(t)]
+    return [t for t in known if type_key(t) in keys] or [t for t in known if keys & type_words(t)]
+
+
+def as_named_thing(store: Graph, route: Route) -> Route:
+    """ "What are attestations?" read as a list of a type the graph has no concepts of is a
+    question about the thing of that name: it is answered as "what is", not refused."""
+    if route.shape != "topic" or not route.type_filter or matching_types(store, [route.type_filter]):
+        return route
+    reason = f"{route.reason}; no concept type is {route.type_filter!r}, so answered as 'what is {route.type_filter}'"
+    return replace(
+        route, shape="what_is", entities=[route.type_filter, *route.entities], type_filter=None, reason=reason
+    )
+
+
+def topic(store: Graph, question: list[float], wanted: list[str], links: list[Link], opts: QueryOptions) -> Retrieval:
+    """Concepts of the wanted type; linked entities that are not the type itself anchor it."""
+    keys = {type_key(w) for w in wanted} - {""}
+    types = matching_types(store, wanted)
     anchors = list(dict.fromkeys(link.concept_id for link in links if type_key(link.mention) not in keys))
     if not types:
         return Retrieval(
             technique="topic by type",
             concepts=anchors,
-            details={"wanted": wanted, "types": known},
+            details={"wanted": wanted, "types": sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))},
             empty_reason=f"no concept type matches {', '.join(w for w in wanted if w) or 'the question'}",
         )
     ids = [r["id"] for r in store.query(cypher.CONCEPTS_OF_TYPES, types=types, anchors=anchors, k=opts.k)]

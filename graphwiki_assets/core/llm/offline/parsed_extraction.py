@@ -45,11 +45,17 @@ def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) 
         for r, (_, inner) in zip(reqs, bodies)
     ]
     parsed = list(nlp.pipe(texts, batch_size=64))
-    heading_docs = {h: d for h, d in zip(sorted(set(headings)), nlp.pipe(sorted(set(headings)))) if h}
+    # a title the text writes as it stands is a name whatever its first word: only the others are parsed
+    # (a record's own title, "Finding Tarrow", names its subject whatever its first word)
+    titles = [
+        t if (t := _title_name(r)) and t not in text and t != r.title.strip() else None for r, text in zip(reqs, texts)
+    ]
+    short = sorted({h for h in headings if h} | {t for t in titles if t})
+    heading_docs = dict(zip(short, nlp.pipe(short)))
     typer = Typer(hints)
     return [
-        _extract(req, text, doc, heading_docs.get(heading), typer, inner)
-        for req, text, doc, heading, (_, inner) in zip(reqs, texts, parsed, headings, bodies)
+        _extract(req, text, doc, heading_docs.get(heading), typer, inner, heading_docs.get(title or ""))
+        for req, text, doc, heading, (_, inner), title in zip(reqs, texts, parsed, headings, bodies, titles)
     ]
 
 
@@ -68,13 +74,19 @@ def _without_headings(text: str) -> tuple[str, list[tuple[int, str]]]:
 
 
 def _extract(
-    req: ExtractRequest, text: str, doc: Any, heading: Any, typer: Typer, inner: list[tuple[int, str]]
+    req: ExtractRequest,
+    text: str,
+    doc: Any,
+    heading: Any,
+    typer: Typer,
+    inner: list[tuple[int, str]],
+    title_doc: Any = None,
 ) -> ExtractResponse:
     sentences = [s for s in doc.sents if s.text.strip()]
     sentence_of = {t.i: n for n, s in enumerate(sentences) for t in s}
     names = collect(doc, sentence_of)
     _type_list_entries(names, sentences, req.section, inner)
-    title = _title(req, text, names)
+    title = _title(req, text, names, title_doc)
     section = _section_subject(heading, names) or title
     for n, sentence in enumerate(sentences):
         _definition(sentence, n, names, section)
@@ -115,13 +127,22 @@ def _type_list_entries(names: Names, sentences: list[Any], section: str, inner: 
             c.description = f"{c.name} is listed under {path}."
 
 
-def _title(req: ExtractRequest, text: str, names: Names) -> Candidate | None:
+def _title_name(req: ExtractRequest) -> str | None:
+    body = "\n".join(f"{'#' * (d + 1)} {h}" for d, h in enumerate(req.section.split(" > ")) if h) if req.section else ""
+    return document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)[0]
+
+
+def _title(req: ExtractRequest, text: str, names: Names, parsed: Any = None) -> Candidate | None:
     """The document's own entity, as the title rules read it (a file name the text uses, a
-    heading that is a name), made a concept even when the text never parses it as one."""
+    heading that is a name), made a concept even when the text never parses it as one. A
+    heading the parse opens with a verb in its base form or a gerund ("Install the chart",
+    "Migrating clusters") is a task, not a thing, unless the text writes it as a name."""
     body = "\n".join(f"{'#' * (d + 1)} {h}" for d, h in enumerate(req.section.split(" > ")) if h) if req.section else ""
     name, kind = document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)
     if not name:
         return None
+    if parsed is not None and len(parsed) > 1 and parsed[0].tag_ in ("VB", "VBG"):
+        return None  # (only a heading's title is parsed: see extract_parsed)
     bare = strip_article(name)  # "The Curse of ..." is parsed as "Curse of ..."
     found = names.find(name) or names.find(bare) or names.add(name, -1)
     if found is not None:
@@ -244,10 +265,9 @@ def _inner_keys(name: str) -> set[str]:
 
 def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candidate]:
     """The names worth a page: the title, what a heading or a definition names, every entity
-    the recogniser finds, a proper noun it missed but the text repeats, and a common term the
-    text keeps coming back to (a compound in two sentences, a single noun in three and the
-    subject of one). One capitalised word in one sentence is as often a button or a column
-    as a name."""
+    the recogniser finds, a proper noun it missed but the text repeats, and a compound common
+    term the text keeps coming back to (in two sentences). One capitalised word in one
+    sentence is as often a button or a column as a name."""
 
     # "the film" in a text about a film is that film again, not a concept of its own
     kinds = {subject.stated_type, *subject.heads} if subject is not None else set()
@@ -265,7 +285,10 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
             return True  # a stated alias says the text names the thing
         if c.proper:
             return many >= 2 or c.written_as_name or c.listed
-        return many >= 2 if " " in c.name else many >= 3 and c.subject_of > 0
+        # A common term of several words is specific ("dependency update"); one everyday word
+        # ("characters", "village") names a page only where the text says what it means
+        # (a definition, kept above) or heads a section with it: otherwise it is vocabulary.
+        return many >= 2 if " " in c.name else False
 
     def named(c: Candidate) -> bool:
         # what the text defines or heads a section with, and the names it gives, before

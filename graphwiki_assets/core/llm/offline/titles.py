@@ -51,7 +51,8 @@ def document_title(raw: str, text: str) -> tuple[str | None, str | None]:
         if heading and names_entity(parse_title(heading.group(1).strip(), text)[0], body):
             return parse_title(heading.group(1).strip(), text)
         stem = re.sub(r"[-_]+", " ", re.sub(r"\.\w+$", "", raw))
-        found = re.search(rf"(?<!\w){re.escape(stem)}(?!\w)", body, re.IGNORECASE)
+        # the stem as a word of its own, not a piece of a hyphenated one ("post" in "post-render")
+        found = re.search(rf"(?<![\w-]){re.escape(stem)}(?![\w-])", body, re.IGNORECASE)
         return (found.group(), None) if found else (None, None)
     name, kind = parse_title(raw, text)
     if _HEADING.search(text) and not names_entity(name, body):
