@@ -204,8 +204,9 @@ def weighed(
     model = model_for(judge_label)
     if model is None:
         return verdicts
+    # only a SAME can be revised (a veto), so only those pay for the signals
     return [
-        revised(verdict, decide_pair(model, a, b, score, verdict))
+        revised(verdict, decide_pair(model, a, b, score, verdict)) if verdict.same else verdict
         for (a, b), score, verdict in zip(views, scores, verdicts)
     ]
 
