@@ -78,7 +78,7 @@ def _scored(rows: list[tuple[bool, dict[str, float]]]) -> Scored:
         for i, (same, _) in enumerate(rows)
     ]
     features = {i: {name: f.get(name, 0.0) for name in FEATURES} for i, (_, f) in enumerate(rows)}
-    return Scored(pairs, {i: 0.5 for i in features}, {i: True for i in features}, features, {})
+    return Scored(pairs, {i: 0.5 for i in features}, features, {})
 
 
 def test_the_fit_weighs_a_separating_signal_and_holds_a_contrary_one_at_zero():

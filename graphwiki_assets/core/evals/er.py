@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from graphwiki_assets.core.embeddings import Embedder
@@ -33,7 +34,7 @@ from graphwiki_assets.core.evals.results.er import ErResult
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
 from graphwiki_assets.core.ingest.mention_vectors import TEXT_FORM, mention_vectors
-from graphwiki_assets.core.ingest.merge_decision import decide_pair, model_for, revised
+from graphwiki_assets.core.ingest.merge_decision import model_for, weighed
 from graphwiki_assets.core.ingest.resolution import Stage1Config
 from graphwiki_assets.core.llm.calls import EntityView, Verdict
 from graphwiki_assets.core.store.driver import GraphStore
@@ -66,7 +67,7 @@ def load_pairs(path: Path | str, limit: int | None = None) -> list[Pair]:
     return pairs[:limit] if limit else pairs
 
 
-def _views(pair: Pair, config: Stage1Config) -> tuple[EntityView, EntityView]:
+def views(pair: Pair, config: Stage1Config) -> tuple[EntityView, EntityView]:
     """Side a as a mention, side b as an existing node, in the views ingest's stage 2 sends.
     The pairs carry no type; "" is the generic type the judge treats as compatible."""
     a, b = pair.a, pair.b
@@ -76,13 +77,31 @@ def _views(pair: Pair, config: Stage1Config) -> tuple[EntityView, EntityView]:
     )
 
 
+def said_same(pairs: list[Pair], passed: dict[int, bool], verdicts: dict[int, Verdict]) -> dict[int, bool]:
+    """Each pair predicted the same entity: it passed stage 1 and its verdict is SAME."""
+    return {p.index: passed[p.index] and p.index in verdicts and verdicts[p.index].same for p in pairs}
+
+
+def side_vectors(pairs: list[Pair], embedder: Embedder) -> dict[str, np.ndarray]:
+    """Each side as ingest's stage 1 embeds a mention (its name and its context, mixed), by
+    ``er-<pair>-<a|b>``."""
+    ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
+    sides = [getattr(p, side) for p in pairs for side in ("a", "b")]
+    encoded = mention_vectors(embedder.encode, [(s["name"], s.get("context", "")) for s in sides])
+    return dict(zip(ids, encoded))
+
+
+def cosines(pairs: list[Pair], vectors: dict[str, np.ndarray]) -> dict[int, float]:
+    return {p.index: float(vectors[f"er-{p.index}-a"] @ vectors[f"er-{p.index}-b"]) for p in pairs}
+
+
 def judge(llm, pairs: list[Pair], config: Stage1Config) -> tuple[dict[int, Verdict], int]:
     """Verdicts by pair index from ingest's own stage-2 call (same views, clipping, batching),
     and the judge requests it took (a cache hit counts: it is a call made once)."""
     if not pairs:
         return {}, 0
     before = llm.usage.snapshot()
-    verdicts = judge_pairs(llm, [_views(p, config) for p in pairs], config.judge)
+    verdicts = judge_pairs(llm, [views(p, config) for p in pairs], config.judge)
     used = llm.usage.snapshot() - before
     return {p.index: v for p, v in zip(pairs, verdicts)}, used.calls + used.cache_hits
 
@@ -151,18 +170,17 @@ def two_stage(pairs: list[Pair], passed: dict[int, bool], llm, config: Stage1Con
     before = llm.usage.snapshot()
     verdicts, calls = judge(llm, survivors, config)
     usage = (llm.usage.snapshot() - before).as_dict()
-    judged_same = {p.index: passed[p.index] and bool(verdicts.get(p.index) and verdicts[p.index].same) for p in pairs}
-    # Ingest's own last word (core/ingest/merge_decision.py): the judge's verdict weighed with
-    # the pair's other signals; without a fitted model, the verdict stands.
-    model = model_for(llm.label)
-    if model is not None:
-        decided = {
-            p.index: decide_pair(model, *_views(p, config), scores[p.index], verdicts.get(p.index)) for p in survivors
-        }
-        verdicts = {i: revised(v, decided[i]) if i in decided else v for i, v in verdicts.items()}
-    predicted = {p.index: passed[p.index] and bool(verdicts.get(p.index) and verdicts[p.index].same) for p in pairs}
+    judged_same = said_same(pairs, passed, verdicts)
+    # ingest's own last word on the verdicts (core/ingest/merge_decision.py), called as resolution calls it
+    seen = [p for p in survivors if p.index in verdicts]
+    weighed_verdicts = weighed(
+        llm.label, [views(p, config) for p in seen], [scores[p.index] for p in seen], [verdicts[p.index] for p in seen]
+    )
+    verdicts = {**verdicts, **{p.index: v for p, v in zip(seen, weighed_verdicts)}}
+    predicted = said_same(pairs, passed, verdicts)
     result = metrics.scored([predicted[p.index] for p in pairs], [p.same for p in pairs])
     result["judge_only"] = metrics.scored([judged_same[p.index] for p in pairs], [p.same for p in pairs])
+    model = model_for(llm.label)
     result["decision_threshold"] = model.threshold if model is not None else None
     errors = []
     for p in pairs:
@@ -357,12 +375,8 @@ def run_er(
 ) -> ErResult:
     """Pair mode always; population mode when an (empty) eval store is given."""
     started = time.monotonic()
-    ids = [f"er-{p.index}-{side}" for p in pairs for side in ("a", "b")]
-    # each side as ingest's stage 1 embeds a mention: its name and its context, mixed
-    sides = [getattr(p, side) for p in pairs for side in ("a", "b")]
-    encoded = mention_vectors(embedder.encode, [(s["name"], s.get("context", "")) for s in sides])
-    vectors = {i: v for i, v in zip(ids, encoded)}
-    scores = {p.index: float(vectors[f"er-{p.index}-a"] @ vectors[f"er-{p.index}-b"]) for p in pairs}
+    vectors = side_vectors(pairs, embedder)
+    scores = cosines(pairs, vectors)
     passed = {p.index: scores[p.index] >= config.floor for p in pairs}
     log(f"pair mode: {len(pairs)} pairs, {sum(passed.values())} pass stage 1")
     judged = two_stage(pairs, passed, llm, config, scores)

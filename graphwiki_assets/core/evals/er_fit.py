@@ -27,7 +27,6 @@ import numpy as np
 from graphwiki_assets.core.embeddings import Embedder
 from graphwiki_assets.core.evals import er, metrics
 from graphwiki_assets.core.evals.datasets import ER_SETS, er_pairs
-from graphwiki_assets.core.ingest.mention_vectors import mention_vectors
 from graphwiki_assets.core.ingest.merge_decision import (
     DIRECTION,
     FEATURES,
@@ -42,12 +41,7 @@ TARGET_PRECISION = 0.9
 FOLDS = 5
 SEED = 7
 # Each report half and the tune half whose cosine threshold it is scored at.
-TUNE_OF = {
-    "general": "general",
-    "invented": "invented",
-    "products_test": "products_dev",
-    "products_dev": "products_dev",
-}
+TUNE_OF = {"general": "general", "invented": "invented", "products_test": "products_dev"}
 
 
 @dataclass
@@ -56,24 +50,17 @@ class Scored:
 
     pairs: list[er.Pair]
     scores: dict[int, float]
-    passed: dict[int, bool]
-    features: dict[int, dict[str, float]]  # survivors only
+    features: dict[int, dict[str, float]]  # stage 1's survivors only
     judged_same: dict[int, bool]
 
 
 def score_set(pairs: list[er.Pair], embedder: Embedder, llm, config: Stage1Config = Stage1Config()) -> Scored:
-    sides = [getattr(p, side) for p in pairs for side in ("a", "b")]
-    vectors = mention_vectors(embedder.encode, [(s["name"], s.get("context", "")) for s in sides])
-    scores = {p.index: float(vectors[2 * n] @ vectors[2 * n + 1]) for n, p in enumerate(pairs)}
+    scores = er.cosines(pairs, er.side_vectors(pairs, embedder))
     passed = {p.index: scores[p.index] >= config.floor for p in pairs}
     survivors = [p for p in pairs if passed[p.index]]
     verdicts, _ = er.judge(llm, survivors, config)
-    features = {}
-    for p in survivors:
-        a, b = er._views(p, config)
-        features[p.index] = pair_features(a, b, scores[p.index], verdicts.get(p.index))
-    judged = {p.index: bool(verdicts.get(p.index) and verdicts[p.index].same) for p in survivors}
-    return Scored(pairs, scores, passed, features, judged)
+    features = {p.index: pair_features(*er.views(p, config), scores[p.index], verdicts.get(p.index)) for p in survivors}
+    return Scored(pairs, scores, features, er.said_same(pairs, passed, verdicts))
 
 
 def _matrix(rows: list[dict[str, float]]) -> np.ndarray:
@@ -188,10 +175,7 @@ def run_fit(embedder: Embedder, llm, log: Callable[[str], None] = lambda m: None
         scored[name] = score_set(pairs, embedder, llm)
     tune = {name: _only(scored[name], "tune") for name in ("general", "invented", "products_dev")}
     model, cut = fit(tune, llm.label)
-    report = {
-        name: report_half(scored[name], scored[TUNE_OF[name]], model)
-        for name in ("general", "invented", "products_test")
-    }
+    report = {name: report_half(scored[name], scored[tuned], model) for name, tuned in TUNE_OF.items()}
     return {
         "judge": llm.label,
         "embedding_model": embedder.name,
@@ -208,7 +192,6 @@ def _only(scored: Scored, split: str) -> Scored:
     return Scored(
         keep,
         scored.scores,
-        scored.passed,
         {i: f for i, f in scored.features.items() if i in ids},
         {i: s for i, s in scored.judged_same.items() if i in ids},
     )

@@ -12,9 +12,12 @@ from graphwiki_assets.core.store.driver import Graph
 from graphwiki_assets.core.text.type_names import type_key
 
 
-def matching_types(store: Graph, wanted: list[str]) -> list[str]:
-    """The graph's concept types a question's words ask for (by name, or by a word of the type)."""
-    known = sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
+def known_types(store: Graph) -> list[str]:
+    return sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
+
+
+def matching_types(known: list[str], wanted: list[str]) -> list[str]:
+    """Of the graph's concept types, those a question's words ask for (by name, or by a word of the type)."""
     keys = {type_key(w) for w in wanted} - {""}
     return [t for t in known if type_key(t) in keys] or [t for t in known if keys & type_words(t)]
 
@@ -22,7 +25,7 @@ def matching_types(store: Graph, wanted: list[str]) -> list[str]:
 def as_named_thing(store: Graph, route: Route) -> Route:
     """ "What are attestations?" read as a list of a type the graph has no concepts of is a
     question about the thing of that name: it is answered as "what is", not refused."""
-    if route.shape != "topic" or not route.type_filter or matching_types(store, [route.type_filter]):
+    if route.shape != "topic" or not route.type_filter or matching_types(known_types(store), [route.type_filter]):
         return route
     reason = f"{route.reason}; no concept type is {route.type_filter!r}, so answered as 'what is {route.type_filter}'"
     return replace(
@@ -32,14 +35,15 @@ def as_named_thing(store: Graph, route: Route) -> Route:
 
 def topic(store: Graph, question: list[float], wanted: list[str], links: list[Link], opts: QueryOptions) -> Retrieval:
     """Concepts of the wanted type; linked entities that are not the type itself anchor it."""
+    known = known_types(store)
     keys = {type_key(w) for w in wanted} - {""}
-    types = matching_types(store, wanted)
+    types = matching_types(known, wanted)
     anchors = list(dict.fromkeys(link.concept_id for link in links if type_key(link.mention) not in keys))
     if not types:
         return Retrieval(
             technique="topic by type",
             concepts=anchors,
-            details={"wanted": wanted, "types": sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))},
+            details={"wanted": wanted, "types": known},
             empty_reason=f"no concept type matches {', '.join(w for w in wanted if w) or 'the question'}",
         )
     ids = [r["id"] for r in store.query(cypher.CONCEPTS_OF_TYPES, types=types, anchors=anchors, k=opts.k)]

@@ -190,21 +190,17 @@ class GraphStore:
 
     def write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``work(tx, ...)`` in one managed write transaction (retried on transient errors)."""
-        try:
-            with self.driver.session(database=self.settings.database) as session:
-                return session.execute_write(work, *args, **kwargs)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise connection_lost(self.settings, exc) from exc
+        return self._write(self.settings.retry_s, work, *args, **kwargs)
 
     def write_promptly(self, work: Callable[..., T], *args: Any) -> T:
         """``write`` for a request someone is waiting on (a question's audit entry): retried
         only for the question's wait, so a graph that went away refuses it in seconds."""
+        return self._write(self.settings.question_wait_s, work, *args)
+
+    def _write(self, retry_s: float, work: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         try:
-            session = self.driver.session(
-                database=self.settings.database, max_transaction_retry_time=self.settings.question_wait_s
-            )
-            with session:
-                return session.execute_write(work, *args)
+            with self.driver.session(database=self.settings.database, max_transaction_retry_time=retry_s) as session:
+                return session.execute_write(work, *args, **kwargs)
         except (ServiceUnavailable, SessionExpired) as exc:
             raise connection_lost(self.settings, exc) from exc
 

@@ -45,16 +45,26 @@ def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) 
         for r, (_, inner) in zip(reqs, bodies)
     ]
     parsed = list(nlp.pipe(texts, batch_size=64))
-    # a title the text writes as it stands is a name whatever its first word: only the others are parsed
-    # (a record's own title, "Finding Tarrow", names its subject whatever its first word)
-    titles = [
-        t if (t := _title_name(r)) and t not in text and t != r.title.strip() else None for r, text in zip(reqs, texts)
-    ]
-    short = sorted({h for h in headings if h} | {t for t in titles if t})
+    titles = [_document_title(r) for r in reqs]
+    # Only a title taken from a heading or a file name may be a task ("Join …"): a record's own
+    # title ("Finding Tarrow") and a title the text writes as it stands name their subject.
+    tasks = {
+        name for (name, _), r, text in zip(titles, reqs, texts) if name and name not in text and name != r.title.strip()
+    }
+    short = sorted({h for h in headings if h} | tasks)
     heading_docs = dict(zip(short, nlp.pipe(short)))
     typer = Typer(hints)
     return [
-        _extract(req, text, doc, heading_docs.get(heading), typer, inner, heading_docs.get(title or ""))
+        _extract(
+            req,
+            text,
+            doc,
+            heading_docs.get(heading),
+            typer,
+            inner,
+            title,
+            heading_docs.get(title[0] or "") if title[0] in tasks else None,
+        )
         for req, text, doc, heading, (_, inner), title in zip(reqs, texts, parsed, headings, bodies, titles)
     ]
 
@@ -80,13 +90,14 @@ def _extract(
     heading: Any,
     typer: Typer,
     inner: list[tuple[int, str]],
+    found_title: tuple[str | None, str | None],
     title_doc: Any = None,
 ) -> ExtractResponse:
     sentences = [s for s in doc.sents if s.text.strip()]
     sentence_of = {t.i: n for n, s in enumerate(sentences) for t in s}
     names = collect(doc, sentence_of)
     _type_list_entries(names, sentences, req.section, inner)
-    title = _title(req, text, names, title_doc)
+    title = _title(found_title, names, title_doc)
     section = _section_subject(heading, names) or title
     for n, sentence in enumerate(sentences):
         _definition(sentence, n, names, section)
@@ -127,22 +138,22 @@ def _type_list_entries(names: Names, sentences: list[Any], section: str, inner: 
             c.description = f"{c.name} is listed under {path}."
 
 
-def _title_name(req: ExtractRequest) -> str | None:
+def _document_title(req: ExtractRequest) -> tuple[str | None, str | None]:
+    """(name, type) of the document's own entity by the title rules, its section path read as headings."""
     body = "\n".join(f"{'#' * (d + 1)} {h}" for d, h in enumerate(req.section.split(" > ")) if h) if req.section else ""
-    return document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)[0]
+    return document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)
 
 
-def _title(req: ExtractRequest, text: str, names: Names, parsed: Any = None) -> Candidate | None:
+def _title(found_title: tuple[str | None, str | None], names: Names, parsed: Any = None) -> Candidate | None:
     """The document's own entity, as the title rules read it (a file name the text uses, a
     heading that is a name), made a concept even when the text never parses it as one. A
     heading the parse opens with a verb in its base form or a gerund ("Install the chart",
     "Migrating clusters") is a task, not a thing, unless the text writes it as a name."""
-    body = "\n".join(f"{'#' * (d + 1)} {h}" for d, h in enumerate(req.section.split(" > ")) if h) if req.section else ""
-    name, kind = document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)
+    name, kind = found_title
     if not name:
         return None
     if parsed is not None and len(parsed) > 1 and parsed[0].tag_ in ("VB", "VBG"):
-        return None  # (only a heading's title is parsed: see extract_parsed)
+        return None  # (only a title that may be a task is parsed: see extract_parsed)
     bare = strip_article(name)  # "The Curse of ..." is parsed as "Curse of ..."
     found = names.find(name) or names.find(bare) or names.add(name, -1)
     if found is not None:
@@ -288,7 +299,7 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
         # A common term of several words is specific ("dependency update"); one everyday word
         # ("characters", "village") names a page only where the text says what it means
         # (a definition, kept above) or heads a section with it: otherwise it is vocabulary.
-        return many >= 2 if " " in c.name else False
+        return " " in c.name and many >= 2
 
     def named(c: Candidate) -> bool:
         # what the text defines or heads a section with, and the names it gives, before
