@@ -87,7 +87,7 @@ class Neo4jSettings:
     question_wait_s: float = declared(
         DEFAULT_NEO4J_QUESTION_WAIT_S,
         env="GRAPHWIKI_NEO4J_QUESTION_WAIT_S",
-        what="seconds a question's reads wait out a busy or restarting server before the question is refused",
+        what="seconds a question may spend, over all its calls, on failed attempts and pauses before it is refused",
     )
     connect_s: float = declared(
         DEFAULT_NEO4J_CONNECT_S,

@@ -232,8 +232,8 @@ def _load(serve, neo4j, rules, docs, config: SoakConfig, result: SoakResult, log
     stop.set()
     for thread in threads:
         thread.join(config.ask_timeout_s + 30)
-    result.questions_http = http.summary(REFUSAL_BOUND_S, recovered[0])
-    result.questions_mcp = mcp.summary(REFUSAL_BOUND_S, recovered[0])
+    result.questions_http = http.summary(REFUSAL_BOUND_S, recovered[0], t0)
+    result.questions_mcp = mcp.summary(REFUSAL_BOUND_S, recovered[0], t0)
     watch.drain(list(jobs.values()), config.drain_timeout_s)
     result.files = {"submitted": len(jobs), "submit_retries": submit_retries[0], **_outcomes(watch, jobs)}
     start_rss, end_rss = result.rss_mb.get("restarted"), result.rss_mb.get("end")

@@ -29,6 +29,9 @@ class Tally:
     hung: list[str] = field(default_factory=list)
     refusal_seconds: list[float] = field(default_factory=list)
     answered_at: list[float] = field(default_factory=list)  # monotonic times: recovery after a fault
+    answer_seconds: list[float] = field(default_factory=list)  # how long answers took under the same load
+    # every refusal's time, reason and when it came (monotonic), to find a slow one's path
+    refusals: list[tuple[float, str, float]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, outcome: str, seconds: float, status: str = "", what: str = "") -> None:
@@ -37,25 +40,34 @@ class Tally:
             if outcome == "answered":
                 self.answered += 1
                 self.answered_at.append(time.monotonic())
+                self.answer_seconds.append(seconds)
             elif outcome == "refused":
                 self.refused[status] += 1
                 self.refusal_seconds.append(seconds)
+                self.refusals.append((seconds, what, time.monotonic()))
             elif outcome == "unreachable":
                 self.unreachable += 1
             else:
                 self.hung.append(what)
 
-    def summary(self, bound_s: float, recovered_from: float | None = None) -> dict[str, Any]:
+    def summary(self, bound_s: float, recovered_from: float | None = None, t0: float = 0.0) -> dict[str, Any]:
         """The counts; with ``recovered_from`` (a monotonic time: the last fault's end), how
-        many answers came after it, which says the server recovered."""
+        many answers came after it, which says the server recovered. Refusals over the bound
+        are listed with their reason and when they came (seconds after ``t0``)."""
         with self._lock:
             slow = sorted(self.refusal_seconds)
+            over = sorted((r for r in self.refusals if r[0] > bound_s), reverse=True)
             return {
                 "asked": self.asked,
                 "answered": self.answered,
                 "refused": dict(self.refused),
+                "answer_seconds": _spread(self.answer_seconds),
                 "refused_within_bound": sum(1 for s in slow if s <= bound_s),
                 "slowest_refusal_s": round(slow[-1], 2) if slow else None,
+                "slow_refusals": [
+                    {"seconds": round(sec, 2), "ended_at_s": round(at - t0, 1), "reason": why[:300]}
+                    for sec, why, at in over[:5]
+                ],
                 "unreachable_while_restarting": self.unreachable,
                 "answered_after_the_last_fault": (
                     sum(1 for t in self.answered_at if t >= recovered_from) if recovered_from is not None else None
@@ -63,6 +75,19 @@ class Tally:
                 "hung": len(self.hung),
                 "hung_examples": self.hung[:5],
             }
+
+
+def _spread(seconds: list[float]) -> dict[str, float] | None:
+    """Median, 95th and 99th percentile and slowest: a question that was slow under the load
+    when a fault came is refused that much later."""
+    if not seconds:
+        return None
+    ordered = sorted(seconds)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+    return {"p50": at(0.5), "p95": at(0.95), "p99": at(0.99), "max": round(ordered[-1], 2)}
 
 
 def ask_over_http(url: str, question: str, tally: Tally, timeout_s: float) -> None:
@@ -80,7 +105,8 @@ def ask_over_http(url: str, question: str, tally: Tally, timeout_s: float) -> No
         tally.add("answered", seconds)
     else:
         reason = _detail(response)
-        tally.add("refused", seconds, status=f"{response.status_code}{'' if reason else ' without a reason'}")
+        status = f"{response.status_code}{'' if reason else ' without a reason'}"
+        tally.add("refused", seconds, status=status, what=reason)
 
 
 def _detail(response: httpx.Response) -> str:
@@ -124,7 +150,8 @@ def mcp_asker(url: str, questions: QuestionPool, tally: Tally, stop: threading.E
                 seconds = time.monotonic() - started
                 if result.is_error:
                     said = " ".join(b.text for b in result.content if b.type == "text")
-                    tally.add("refused", seconds, status="tool error" if said else "tool error without a reason")
+                    status = "tool error" if said else "tool error without a reason"
+                    tally.add("refused", seconds, status=status, what=said)
                 else:
                     tally.add("answered", seconds)
 

@@ -128,3 +128,16 @@ def test_jobs_of_a_killed_process_run_once_in_the_next(tmp_path):
     assert _until_finished(queue, ids) == dict.fromkeys(ids, "done")
     assert sorted(ingest.calls) == [("k0.md", "Kept 0."), ("k1.md", "Kept 1."), ("k2.md", "Kept 2.")]
     queue.stop(5)
+
+
+def test_a_job_whose_source_failed_is_a_failed_job_with_the_reason(tmp_path):
+    def failing(request, actor, progress) -> dict:  # the ingest reports a failed source, not an error
+        reason = "openai:model judge: gave up after 5 attempts: Error code: 503"
+        return {"sources": {"new": 0, "failed": 1}, "problems": [{"status": "failed", "reason": reason}]}
+
+    queue = JobQueue(failing, records=JobRecords(tmp_path / "jobs"))
+    job = queue.submit({"name": "notes/a.md", "text": "Alpha is a letter."}, actor="http")
+    assert _until_finished(queue, [job.id]) == {job.id: "failed"}
+    view = queue.get(job.id)
+    assert "gave up after 5 attempts" in view.error and view.report["sources"]["failed"] == 1
+    queue.stop(5)

@@ -4,6 +4,8 @@ a failed transaction is left to the driver, never closed on a connection it gave
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from neo4j.exceptions import ClientError, ServiceUnavailable, TransientError
 
@@ -100,3 +102,61 @@ def test_a_failed_transaction_is_forgotten_not_closed():
         reader.query("CALL gds.pageRank.stream('gone')")
     assert session.tx.closed == 0 and session.closed == 1
     assert reader._tx is None and reader._session is None
+
+
+class _Slow(_Flaky):
+    """A reader whose failing statements each take a while before they fail."""
+
+    def _run(self, cypher, params):
+        if self.failures:
+            time.sleep(0.2)
+        return super()._run(cypher, params)
+
+
+def test_a_question_spends_one_patience_over_all_its_reads():
+    # Each read alone would fit in the wait; together they do not, so the second is refused.
+    reader = _Slow([_error(TransientError, OUTDATED)], wait_s=0.3)
+    with reader.store.promptly():
+        assert reader.query("RETURN 1") == [{"ok": True}]  # 0.2 s of the 0.3 spent
+        reader.failures.append(_error(TransientError, OUTDATED))
+        with pytest.raises(TransientError):
+            reader.query("RETURN 1")
+    reader.failures.append(_error(TransientError, OUTDATED))
+    assert reader.query("RETURN 1") == [{"ok": True}]  # a new question has its own patience
+
+
+class _DeadDriver:
+    """A driver whose every transaction finds the server gone."""
+
+    def __init__(self):
+        self.attempts = 0
+
+    def session(self, **config):
+        return _DeadSession(self)
+
+
+class _DeadSession:
+    def __init__(self, driver: _DeadDriver):
+        self.driver = driver
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def begin_transaction(self):
+        self.driver.attempts += 1
+        raise ServiceUnavailable("gone")
+
+
+def test_a_write_someone_waits_on_is_refused_within_the_question_wait():
+    # Not the driver's managed retries: their pauses double from a second, so "3 s" could take 7.
+    store = GraphStore(Neo4jSettings(retry_s=30.0, question_wait_s=0.5))
+    store._driver = _DeadDriver()
+    started = time.monotonic()
+    with store.promptly(), pytest.raises(GraphUnavailable, match="lost the connection"):
+        store.write(lambda tx: None)
+    assert time.monotonic() - started < 0.5 + 0.5  # the wait, and at most one pause past it
+    assert store._driver.attempts >= 2  # it did try again within the wait
+    store._driver = None

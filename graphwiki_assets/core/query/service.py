@@ -10,6 +10,7 @@ The same function serves the CLI (``graphwiki ask``), the eval assets and notebo
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import time
 from dataclasses import fields, replace
 from pathlib import Path
@@ -24,18 +25,28 @@ from graphwiki_assets.core.query.logged import question_entry
 from graphwiki_assets.core.query.models import CLOSEST, Answer, Linking, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.routing import route as choose_route
 from graphwiki_assets.core.query.shapes import SHAPES, Asked
-from graphwiki_assets.core.store.driver import Graph, GraphStore
+from graphwiki_assets.core.store.driver import Graph, GraphStore, GraphUnavailable
 from graphwiki_assets.core.store.vector_model import check_encoder
+
+log = logging.getLogger(__name__)
 
 
 def ask(store: GraphStore, embedder: Encoder, llm, question: str, *, actor: str | None = None, **kwargs) -> Answer:
     """Answer ``question`` from the graph. ``shape``/``entities`` skip the router when given;
     other keyword options are ``QueryOptions`` fields (fanout, max_facts, stale_days, ...).
     An empty question or an option out of range raises ValueError before the graph is read.
-    With ``actor`` (who asks), the question and what answered it go to the audit log."""
-    answer = answer_question(store, embedder, llm, question, **kwargs)
-    if actor is not None:
-        store.write_promptly(append_in, question_entry(answer, actor))
+    With ``actor`` (who asks), the question and what answered it go to the audit log.
+    Someone waits for the answer: a graph that went away is a refusal within seconds."""
+    laps = Laps()
+    try:
+        with store.promptly():
+            answer = answer_question(store, embedder, llm, question, laps=laps, **kwargs)
+            if actor is not None:
+                store.write(append_in, question_entry(answer, actor))
+    except GraphUnavailable as exc:
+        # where a refused question spent its time: a refusal is meant to come within seconds
+        log.warning("question refused after %.0f ms (%s): %s", laps.total(), laps.so_far(), str(exc)[:120])
+        raise
     return answer
 
 
@@ -52,17 +63,17 @@ def answer_question(
     type_filter: str | None = None,
     link_config: LinkConfig = LinkConfig(),
     sources_dirs: list[Path] | None = None,
+    laps: Laps | None = None,
     **opts,
 ) -> Answer:
-    laps = Laps()
+    laps = laps or Laps()
     if not isinstance(question, str) or not question.strip():
         raise ValueError('the question is empty: ask about something, e.g. "What is Neo4j?"')
-    known = {f.name for f in fields(QueryOptions)}
-    unknown = set(opts) - known
-    if unknown:
+    if unknown := set(opts) - (known := {f.name for f in fields(QueryOptions)}):
         raise TypeError(f"unknown option(s) {sorted(unknown)}; known: {sorted(known)}")
     options = replace(QueryOptions(), hops=hops, k=k, **opts)
     route = choose_route(llm, question, shape, entities, type_filter)
+    laps.mark("routed")
     # One read transaction for the question's dozen small queries, closed before the LLM writes.
     with store.reading() as graph:
         if not graph.query(cypher.GRAPH_COUNTS)[0]["sources"]:
@@ -126,6 +137,16 @@ class Laps:
     def __init__(self) -> None:
         self.started = self.last = time.perf_counter()
         self.ms: dict[str, float] = {}
+        self.marks: dict[str, float] = {}  # milliseconds from the start to points inside the phases
+
+    def mark(self, point: str) -> None:
+        self.marks[point] = round((time.perf_counter() - self.started) * 1000, 1)
+
+    def so_far(self) -> str:
+        """The phases ended and the points reached, for a log line."""
+        done = [f"{phase} {ms:.0f} ms" for phase, ms in self.ms.items()]
+        reached = [f"{point} at {ms:.0f} ms" for point, ms in self.marks.items()]
+        return "; ".join(done + reached) or "before routing"
 
     def lap(self, phase: str) -> None:
         now = time.perf_counter()

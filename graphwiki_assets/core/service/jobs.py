@@ -240,8 +240,17 @@ class JobQueue:
             logger.exception("ingest job %s (%s) failed", job.id, job.request.name)
             job.finished(error=f"{type(exc).__name__}: {exc}")
         else:
-            job.finished(report=report)
+            job.finished(report=report, error=source_failure(report))
         try:
             self._save(job)
         except OSError:  # the disk filled: the job ran, its record says running and is re-run (a no-op)
             logger.exception("ingest job %s: its record could not be written", job.id)
+
+
+def source_failure(report: dict) -> str | None:
+    """Why the job's source was not ingested (the ingest reports a failed source as a
+    problem, not an error): a job whose file failed is a failed job, with the reason."""
+    failed = [p for p in report.get("problems", []) if p.get("status") == "failed"]
+    if not failed or report.get("sources", {}).get("new") or report.get("sources", {}).get("unchanged"):
+        return None
+    return f"the source failed: {failed[0].get('reason')}; the file is kept under sources/ for the next ingest"

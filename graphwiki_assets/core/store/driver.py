@@ -10,10 +10,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
 from neo4j import (
     READ_ACCESS,
+    WRITE_ACCESS,
     Driver,
     GraphDatabase,
     ManagedTransaction,
@@ -37,6 +39,21 @@ from graphwiki_assets.core.settings import Neo4jSettings
 
 T = TypeVar("T")
 RATE_LIMITED = "Neo.ClientError.Security.AuthenticationRateLimit"
+
+
+class Patience:
+    """Seconds a request someone waits on may still spend on failed attempts and the pauses
+    between them, over all its calls to the graph (``GraphStore.promptly``)."""
+
+    def __init__(self, seconds: float):
+        self.left = seconds
+
+    def spend(self, seconds: float) -> None:
+        self.left -= seconds
+
+
+# This thread's (or task's) patience; None: the writers' retry time applies.
+_PATIENCE: ContextVar[Patience | None] = ContextVar("graphwiki_store_patience", default=None)
 
 
 class Vector(list):
@@ -158,8 +175,26 @@ class GraphStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @contextmanager
+    def promptly(self) -> Iterator[None]:
+        """Inside it, this thread's calls (``query``, ``write``, ``read`` and a ``Reader``'s
+        queries) share one patience of ``question_wait_s``: failed attempts and the pauses
+        before trying again spend it, so a graph that went away is a refusal in seconds,
+        whichever call meets it (a read, a projection rebuilt after a restart, a catch-up
+        write, the audit entry) and however many calls the question makes, while a question
+        that is merely slow keeps its patience for the errors it meets."""
+        outer = _PATIENCE.get()
+        token = _PATIENCE.set(outer if outer is not None else Patience(self.settings.question_wait_s))
+        try:
+            yield
+        finally:
+            _PATIENCE.reset(token)
+
     def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
         """Run one statement in an auto-committed transaction and return its rows as dicts."""
+        patience = _PATIENCE.get()
+        if patience is not None:
+            return self._patiently(patience, WRITE_ACCESS, _statement_rows, cypher, params)
         try:
             records, _, _ = self.driver.execute_query(cypher, params, database_=self.settings.database)
         except (ServiceUnavailable, SessionExpired) as exc:
@@ -167,6 +202,35 @@ class GraphStore:
         except ResultFailedError as exc:
             raise _server_error(exc) from None
         return [r.data() for r in records]
+
+    def _patiently(self, patience: Patience, mode: str, work: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``work(tx, ...)`` in a transaction, tried again after a lost connection or a
+        transient error while ``patience`` lasts. The driver's managed retries are not used:
+        their pauses double from a second (1, 2, 4 s), so a retry time of 3 s could take 7."""
+        attempt = 0
+        while True:
+            started = time.monotonic()
+            try:
+                with (
+                    self.driver.session(database=self.settings.database, default_access_mode=mode) as session,
+                    session.begin_transaction() as tx,
+                ):
+                    result = work(tx, *args, **kwargs)
+                    tx.commit()
+                    return result
+            except (ServiceUnavailable, SessionExpired, TransientError) as exc:
+                patience.spend(time.monotonic() - started)
+                delay = backoff(attempt, None, base=0.1, ceiling=0.5)
+                retryable = not isinstance(exc, TransientError) or exc.is_retryable()
+                if not retryable or delay > patience.left:
+                    if isinstance(exc, TransientError):
+                        raise
+                    raise connection_lost(self.settings, exc) from exc
+                patience.spend(delay)
+                attempt += 1
+                time.sleep(delay)
+            except ResultFailedError as exc:
+                raise _server_error(exc) from None
 
     def query_batched(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
         """For ``CALL { ... } IN TRANSACTIONS``, which needs an implicit transaction."""
@@ -192,19 +256,22 @@ class GraphStore:
         """Run ``work(tx, ...)`` in one managed write transaction (retried on transient errors)."""
         return self._write(self.settings.retry_s, work, *args, **kwargs)
 
-    def write_promptly(self, work: Callable[..., T], *args: Any) -> T:
-        """``write`` for a request someone is waiting on (a question's audit entry): retried
-        only for the question's wait, so a graph that went away refuses it in seconds."""
-        return self._write(self.settings.question_wait_s, work, *args)
-
     def _write(self, retry_s: float, work: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        patience = _PATIENCE.get()
+        if patience is not None:
+            return self._patiently(patience, WRITE_ACCESS, work, *args, **kwargs)
         try:
             with self.driver.session(database=self.settings.database, max_transaction_retry_time=retry_s) as session:
                 return session.execute_write(work, *args, **kwargs)
         except (ServiceUnavailable, SessionExpired) as exc:
             raise connection_lost(self.settings, exc) from exc
+        except ResultFailedError as exc:
+            raise _server_error(exc) from None
 
     def read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        patience = _PATIENCE.get()
+        if patience is not None:
+            return self._patiently(patience, READ_ACCESS, work, *args, **kwargs)
         try:
             with self.driver.session(database=self.settings.database) as session:
                 return session.execute_read(work, *args, **kwargs)
@@ -235,21 +302,25 @@ class Reader:
         # read that met a concurrent commit, "Transaction.Outdated"; a deadlock; a leader
         # switch) is retried in a new transaction with back-off, as the driver's managed
         # transactions do. Someone is waiting for the answer, so only for the question's
-        # wait (a few seconds), not the writers' retry time: past it the question is refused.
-        deadline = time.monotonic() + self.settings.question_wait_s
+        # patience (a few seconds over all its calls), not the writers' retry time.
+        patience = _PATIENCE.get() or Patience(self.settings.question_wait_s)
         attempt, lost_once = 0, False
         while True:
+            started = time.monotonic()
             try:
                 return self._run(cypher, params)
             except (ServiceUnavailable, SessionExpired) as exc:
                 self._abandon()
-                if lost_once or time.monotonic() >= deadline:
+                patience.spend(time.monotonic() - started)
+                if lost_once or patience.left <= 0:
                     raise connection_lost(self.settings, exc) from exc
                 lost_once = True
             except TransientError as exc:
+                patience.spend(time.monotonic() - started)
                 delay = backoff(attempt, None, base=0.05, ceiling=1.0)
-                if not exc.is_retryable() or time.monotonic() + delay > deadline:
+                if not exc.is_retryable() or delay > patience.left:
                     raise
+                patience.spend(delay)
                 attempt += 1
                 time.sleep(delay)
 
@@ -299,6 +370,10 @@ class Reader:
             self._end()
         finally:
             self._abandon()  # the transaction is ended by now: this closes the session
+
+
+def _statement_rows(tx: ManagedTransaction, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r.data() for r in tx.run(cypher, params)]
 
 
 def rows(tx: ManagedTransaction, cypher: str, **params: Any) -> list[dict[str, Any]]:
