@@ -1,0 +1,216 @@
+"""Whether two claims make the same statement, and if so whether they agree.
+
+"Halvard Bank employs 2,300 people" and "... employs 1,800 people" are one statement with
+two values: a contradiction. "The span is 1,280 metres" and "... 4,200 feet" are one
+statement with one value in two units: a restatement. "X reached orbit" and "X failed to
+reach orbit" are one statement, once denied. Sameness is read on the parse, never on a list
+of words, in two ways:
+
+- **The same frame.** Each claim without its values (``values``) and its negations leaves
+  its content lemmas in order; two claims with equal frames are one statement, compared
+  value by value and by polarity.
+- **The same slot.** Real sentences say more than one thing ("It was first released in 2013
+  by ... at dotCloud, the company that ..."), so a value is also keyed by where it hangs in
+  the dependency tree: the verb that governs it, the preposition or role that joins it, the
+  noun it counts, its unit, and the verb's subject (the concept itself when the subject is
+  its name or a pronoun). Two claims with a value under the same key, of the same polarity,
+  and values that do not overlap, contradict.
+
+Two values that both changed, one of them a date, are a change over time, not a
+contradiction; a date said with "as of" is when a statement held, not what it states. Pairs
+decided by neither way are left to the other rules (``None``).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from graphwiki_assets.core.llm.calls import ClaimPair, Relation
+from graphwiki_assets.core.llm.offline.inference import one_name
+from graphwiki_assets.core.llm.offline.values import APPROXIMATE_WORDS, Found, Slot, value_slots
+
+NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "n't"})
+# Verbs that deny their complement ("failed to reach orbit" says it did not reach orbit):
+# the negative implicatives of the linguistics literature.
+_DENYING_VERBS = frozenset({"fail", "refuse", "decline", "neglect", "forget"})
+_PRONOUNS = frozenset({"it", "they", "this", "these", "he", "she", "its", "their", "which", "that", "who"})
+_SUBJECTS = ("nsubj", "nsubjpass", "csubj")
+_NAMING = ("compound", "amod", "nummod", "poss", "nmod", "flat")
+MAX_SLOTS = 3  # a sentence with more values is a table row or a list, not one statement
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """A value with where it hangs: (governing verb, joining word, counted noun) and the
+    verb's subject without the concept's own names."""
+
+    key: tuple[str, str, str]
+    subject: frozenset[str]
+    negated: bool
+    slot: Slot
+
+
+@dataclass(frozen=True)
+class Statement:
+    frame: tuple[str, ...]  # content lemmas in order, without values and negations
+    slots: tuple[Slot, ...]
+    negated: bool  # an odd number of negations
+    keyed: tuple[Keyed, ...]
+
+
+def compare(pair: ClaimPair, nlp: Any) -> tuple[Relation, str] | None:
+    """``contradicts`` when the two claims are one statement, one denied or with another
+    value; ``supports`` when they are one frame with the same values; else None."""
+    names = _name_words(pair)
+    a = read(one_name(pair.new_claim, pair.concept, pair.concept_aliases), nlp, names)
+    b = read(one_name(pair.existing_claim, pair.concept, pair.concept_aliases), nlp, names)
+    if a is None or b is None:
+        return None
+    if a.frame == b.frame and len(a.frame) >= 2:
+        found = _same_frame(a, b)
+        if found is not None:
+            return found
+    return _same_slot(a, b)
+
+
+def _same_frame(a: Statement, b: Statement) -> tuple[Relation, str] | None:
+    if len(a.slots) != len(b.slots):
+        return None
+    slots = list(zip(a.slots, b.slots))
+    if not all(x.comparable(y) for x, y in slots):
+        return None
+    differing = [(x, y) for x, y in slots if not x.overlaps(y)]
+    if a.negated != b.negated:
+        return ("contradicts", "one claim negates the other") if not differing else None
+    if not slots:
+        return None  # the same words with the same polarity: the other rules say whether it is a restatement
+    if differing and all(x.kind == "as of" for x, _ in differing):
+        x, y = differing[0]
+        return "supports", f"the same statement, said as of two dates ('{x.text}', '{y.text}')"
+    if not differing:
+        shown = [f"{x.text} / {y.text}" for x, y in slots if x.text.lower() != y.text.lower()]
+        return "supports", "the same statement with the same values" + (f" ({', '.join(shown)})" if shown else "")
+    return _opposed(differing)
+
+
+def _same_slot(a: Statement, b: Statement) -> tuple[Relation, str] | None:
+    """Values under the same key in claims that are not one frame."""
+    matched = [
+        (x.slot, y.slot)
+        for x in a.keyed
+        for y in b.keyed
+        if x.key == y.key and x.subject == y.subject and x.negated == y.negated and x.slot.comparable(y.slot)
+    ]
+    differing = [(x, y) for x, y in matched if not x.overlaps(y)]
+    if not differing or any(x.kind == "as of" for x, _ in differing):
+        return None
+    if all(x.kind != "date" for x, _ in differing) and _different_times(a.slots, b.slots):
+        return None  # each claim is dated, at other times: a change, not two values at once
+    return _opposed(differing)
+
+
+def _different_times(a: tuple[Slot, ...], b: tuple[Slot, ...]) -> bool:
+    dates_a = [s for s in a if s.kind in ("date", "as of")]
+    dates_b = [s for s in b if s.kind in ("date", "as of")]
+    return bool(dates_a and dates_b) and not any(x.overlaps(y) for x in dates_a for y in dates_b)
+
+
+def _opposed(differing: list[tuple[Slot, Slot]]) -> tuple[Relation, str] | None:
+    if len(differing) > 1 and any(x.kind == "date" for x, _ in differing):
+        return None  # values at two different times: a change, which the other rules read
+    x, y = differing[0]
+    what = "dates" if x.kind == "date" else "values"
+    return "contradicts", f"the same statement with different {what}: '{x.text}' vs '{y.text}'"
+
+
+def _name_words(pair: ClaimPair) -> frozenset[str]:
+    return frozenset(w.lower() for name in (pair.concept, *pair.concept_aliases) for w in name.split())
+
+
+def read(text: str, nlp: Any, names: frozenset[str] = frozenset()) -> Statement | None:
+    """The claim's frame, values and keyed values; None when it has too many values to be
+    one statement. ``names``: the concept's name words, lowercased."""
+    return _read(text, nlp, names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(text: str, nlp: Any, names: frozenset[str]) -> Statement | None:
+    doc = nlp(text)
+    found = value_slots(doc, names)
+    if len(found) > MAX_SLOTS:
+        return None
+    used = set().union(*(f.taken for f in found)) if found else set()
+    negations = {t.i for t in doc if _negates(t)}
+    frame = tuple(
+        t.lemma_.lower()
+        for t in doc
+        if t.i not in used | negations
+        and not (t.is_punct or t.is_space or t.pos_ == "DET" or t.is_stop)
+        and t.lower_ not in APPROXIMATE_WORDS
+    )
+    keyed = tuple(k for f in found if (k := _keyed(doc, f, names, used)) is not None)
+    return Statement(frame, tuple(f.slot for f in found), len(negations) % 2 == 1, keyed)
+
+
+def _negates(tok: Any) -> bool:
+    if tok.lower_ in NEGATIONS or tok.dep_ == "neg":
+        following = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+        return not (following is not None and following.lower_ == "only")  # "not only A but B"
+    return tok.lemma_.lower() in _DENYING_VERBS and any(c.dep_ == "xcomp" for c in tok.children)
+
+
+def _keyed(doc: Any, found: Found, names: frozenset[str], values: set[int]) -> Keyed | None:
+    """Climb from the value to the verb it belongs to: through the noun it counts and the
+    preposition that joins it. None when no verb with a subject governs it."""
+    tok, counted, joined = doc[found.root], "", ""
+    if tok.dep_ in ("nummod", "quantmod") and tok.head.pos_ in ("NOUN", "PROPN"):
+        counted, tok = tok.head.lemma_.lower(), tok.head
+    for _ in range(3):  # "listens by default on TCP port 7687": through the nouns the phrases hang from
+        if tok.dep_ == "pobj" and tok.head.dep_ in ("prep", "agent"):
+            joined, tok = joined or tok.head.lemma_.lower(), tok.head.head
+        elif tok.dep_ in ("dobj", "attr", "npadvmod", "oprd", "acomp"):
+            joined, tok = joined or tok.dep_, tok.head
+        else:
+            break
+        if tok.pos_ in ("VERB", "AUX"):
+            break
+    if not joined or tok.pos_ not in ("VERB", "AUX"):
+        return None
+    subject = _subject(tok)
+    if subject is None:
+        return None
+    words = frozenset(
+        t.lemma_.lower()
+        for t in _naming(subject)
+        if t.i not in values and t.lower_ not in names and t.lower_ not in _PRONOUNS and not t.is_punct
+    )
+    denied = any(_negates(c) for c in tok.children) or (tok.dep_ == "xcomp" and _negates(tok.head))
+    return Keyed((tok.lemma_.lower(), joined, counted), words, denied, found.slot)
+
+
+def _subject(verb: Any) -> Any:
+    """The verb's subject; a verb joined to another ("was introduced ... and listens") or
+    describing a noun ("the damping factor, usually set to 0.85") shares that one's."""
+    for _ in range(3):
+        for child in verb.children:
+            if child.dep_ in _SUBJECTS:
+                return child
+        if verb.dep_ in ("acl", "relcl"):
+            return verb.head
+        if verb.dep_ not in ("conj", "xcomp"):
+            return None
+        verb = verb.head
+    return None
+
+
+def _naming(noun: Any) -> list[Any]:
+    """A noun with the words that say which one it is ("the open-source edition")."""
+    out, todo = [noun], [noun]
+    while todo:
+        for child in todo.pop().children:
+            if child.dep_ in _NAMING:
+                out.append(child)
+                todo.append(child)
+    return out

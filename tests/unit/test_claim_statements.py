@@ -1,0 +1,71 @@
+"""Two claims that are one statement (the same subject, verb and counted thing) are compared
+value by value: other numbers, units, dates or polarity decide, not shared words."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphwiki_assets.core.llm.calls import ClaimPair
+from graphwiki_assets.core.llm.offline.statements import compare
+from graphwiki_assets.core.nlp.model import load_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_pipeline()
+
+
+def relation(nlp, a: str, b: str, concept: str = "Tovik Works", aliases: list[str] | None = None):
+    pair = ClaimPair(pair_id="p", concept=concept, concept_aliases=aliases or [], new_claim=a, existing_claim=b)
+    found = compare(pair, nlp)
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # one statement, two counts of the same thing
+        ("Tovik Works runs 14 furnaces.", "Tovik Works runs 9 furnaces.", "contradicts"),
+        ("Tovik Works runs fourteen furnaces.", "Tovik Works runs 14 furnaces.", "supports"),
+        # the same length in other units, as a writer would round it, and a different one
+        ("The Tovik canal is 2,400 metres long.", "The Tovik canal is 7,900 feet long.", "supports"),
+        ("The Tovik canal is 2,400 metres long.", "The Tovik canal is 3 miles long.", "contradicts"),
+        ("The kiln fires at 1,200 degrees Celsius.", "The kiln fires at 2,192 degrees Fahrenheit.", "supports"),
+        # "about" admits a rounded figure, not any figure
+        ("Tovik Works employs about 300 people.", "Tovik Works employs 312 people.", "supports"),
+        ("Tovik Works employs about 300 people.", "Tovik Works employs 900 people.", "contradicts"),
+        # a day inside the month the other claim gives is the same date; another year is not
+        ("Tovik Works opened on 3 March 1921.", "Tovik Works opened in March 1921.", "supports"),
+        ("Tovik Works opened in March 1921.", "Tovik Works opened in the spring of 1930.", "contradicts"),
+        # one claim denies the other, by a negation or by a verb that denies its complement
+        ("Tovik Works exports steel to Norway.", "Tovik Works does not export steel to Norway.", "contradicts"),
+        ("The Tovik furnace reached full heat.", "The Tovik furnace failed to reach full heat.", "contradicts"),
+        # the date a statement was true at is not what it states
+        ("As of 2019, Tovik Works had no mill in Oslo.", "As of 2021, Tovik Works had no mill in Oslo.", "supports"),
+    ],
+)
+def test_one_statement_is_compared_by_its_values(nlp, a, b, expected):
+    assert relation(nlp, a, b) == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # different statements about the same subject: nothing to compare here
+        ("Tovik Works runs 14 furnaces.", "Tovik Works was founded in 1921."),
+        ("Tovik Works employs 300 people.", "Tovik Works employs 300 engineers in Oslo and 20 in Bergen."),
+        # a number right after a name says which thing, so these are two subjects
+        ("Tovik 2 was released in 2019.", "Tovik 3 was released in 2021."),
+        # two values that changed together over time are a change, left to the other rules
+        ("In 2019 Tovik Works had 12 furnaces.", "In 2022 Tovik Works had 20 furnaces."),
+        # a count and a length are not one kind of value
+        ("The Tovik line has 12 stations.", "The Tovik line has 12 kilometres."),
+    ],
+)
+def test_claims_that_are_not_one_statement_are_left_to_the_other_rules(nlp, a, b):
+    assert relation(nlp, a, b) is None
+
+
+def test_an_alias_is_read_as_the_concept_it_names(nlp):
+    a, b = "TW runs 14 furnaces.", "Tovik Works runs 9 furnaces."
+    assert relation(nlp, a, b, aliases=["TW"]) == "contradicts"
