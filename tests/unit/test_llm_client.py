@@ -24,6 +24,7 @@ from graphwiki_assets.core.llm.calls import (
 from graphwiki_assets.core.llm.client import LLMClient, build_llm
 from graphwiki_assets.core.llm.offline.backend import OFFLINE_LABEL, OfflineLLM
 from graphwiki_assets.core.llm.openai_backend import OpenAILLM
+from graphwiki_assets.core.llm.parsed_conflicts import ParsedFirst
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens
 from graphwiki_assets.core.settings import LLMSettings
 
@@ -32,13 +33,13 @@ DOC = ExtractRequest(source_id="s1", title="Kortel", text="Kortel is a hardware 
 
 def test_no_endpoint_means_offline_rules():
     llm = build_llm(LLMSettings(), None)
-    assert isinstance(llm, LLMClient) and isinstance(llm, OfflineLLM)
+    assert isinstance(llm, LLMClient) and isinstance(llm, ParsedFirst) and isinstance(llm.inner, OfflineLLM)
     assert llm.offline and llm.label == OFFLINE_LABEL
 
 
 def test_a_configured_endpoint_means_openai():
     llm = build_llm(LLMSettings(base_url="http://127.0.0.1:9/v1", model="m1"), None)
-    assert isinstance(llm, OpenAILLM) and isinstance(llm, LLMClient)
+    assert isinstance(llm.inner, OpenAILLM) and isinstance(llm, LLMClient)
     assert not llm.offline and llm.label == "openai:m1"
 
 

@@ -423,8 +423,11 @@ def test_a_model_that_calls_the_conflict_control_a_contradiction_disputes_nothin
     from graphwiki_assets.core.ingest.compared import Existing, Pair
     from graphwiki_assets.core.ingest.conflicts import ConflictConfig, _ask
 
-    existing = Existing(id="c0", text="Tarn is 40 m deep.", status="current", embedding=[], doc=None)
-    pairs = [Pair(doc=0, claim_id="c1", claim_text="Tarn is 12 m deep.", existing=existing, concept="Tarn", aliases=[])]
+    # a pair the parse leaves to the model (no value differs: the words do)
+    existing = Existing(id="c0", text="Tarn is a deep lake.", status="current", embedding=[], doc=None)
+    pairs = [
+        Pair(doc=0, claim_id="c1", claim_text="Tarn is a shallow pond.", existing=existing, concept="Tarn", aliases=[])
+    ]
     reply = {"pair_id": "1", "reason": "depths differ", "relation": "contradicts"}
     control = {"pair_id": "2", "reason": "r", "relation": "contradicts"}
     server.push(Reply(json.dumps({"verdicts": [control, reply]})))

@@ -20,6 +20,7 @@ import logging
 from typing import TypeVar
 
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictVerdict, EntityView, JudgePair, Verdict
+from graphwiki_assets.core.llm.parsed_conflicts import ON_THE_PARSE
 
 log = logging.getLogger("graphwiki.controls")
 
@@ -71,6 +72,6 @@ def distrusted_judgment(verdict: Verdict) -> Verdict:
 
 
 def distrusted_conflict(verdict: ConflictVerdict) -> ConflictVerdict:
-    if verdict.relation != "contradicts":
-        return verdict
+    if verdict.relation != "contradicts" or verdict.reason.startswith(ON_THE_PARSE):
+        return verdict  # a verdict read on the parse is not the model's: its control says nothing of it
     return verdict.model_copy(update={"relation": "unrelated", "reason": f"{FAILED} ({verdict.reason})"})

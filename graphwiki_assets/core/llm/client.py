@@ -91,4 +91,6 @@ def build_llm(settings: LLMSettings, cache_dir: Path | None = None, **openai_opt
         from graphwiki_assets.core.llm.cache import CachedLLM
 
         backend = CachedLLM(backend, cache_dir)
-    return backend
+    from graphwiki_assets.core.llm.parsed_conflicts import ParsedFirst
+
+    return ParsedFirst(backend, settings.nlp_model)  # outside the cache: the parse is cheaper than a file

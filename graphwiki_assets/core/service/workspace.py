@@ -47,8 +47,13 @@ class Workspace:
         return workspace
 
     def warm(self) -> None:
-        """Load the models and reach the graph now, so the first request pays nothing extra."""
+        """Load the models and reach the graph now, so the first request pays nothing extra:
+        the encoder, and the English pipeline every ingest job reads with (the offline
+        extractor, and the claim pairs read on the parse before any model is asked)."""
+        from graphwiki_assets.core.nlp.model import load_pipeline
+
         self.embedder.encode(["graphwiki"])
+        load_pipeline(self.settings.llm.nlp_model)
         self.store.query("RETURN 1 AS ok")
 
     def close(self) -> None:

@@ -45,9 +45,6 @@ from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_t
 from graphwiki_assets.core.nlp.model import DEFAULT_PIPELINE, load_pipeline
 
 OFFLINE_VERSION = "offline-nlp/v14"
-# A change to one task's rules bumps its own version here, not OFFLINE_VERSION: the cached
-# answers of the other tasks (the extraction of a whole corpus) stay valid.
-TASK_VERSIONS = {"conflicts": "statements/v1"}
 
 
 def offline_label(nlp_model: str = DEFAULT_PIPELINE, nli_model: str | None = None) -> str:
@@ -99,14 +96,8 @@ class OfflineLLM(BaseLLM):
         self._tasks: dict[str, Callable[[Any], Any]] = {
             **_RULES,
             "extract": _extract_with(nlp_model),
-            "conflicts": functools.partial(
-                conflicts.conflicts, nli=nli_model is not None, nlp=functools.partial(load_pipeline, nlp_model)
-            ),
+            "conflicts": functools.partial(conflicts.conflicts, nli=nli_model is not None),
         }
-
-    def version_of(self, task: Task) -> str:
-        own = TASK_VERSIONS.get(task.name)
-        return f"{task.version}+{own}" if own else task.version
 
     def _complete(self, task: Task, req: Any) -> Any:
         resp = self._tasks[task.name](req)

@@ -1,8 +1,8 @@
 """Offline contradiction check between two claims about the same concept.
 
-Two claims that are one statement are first read on their parse (``statements``: other
-values, other units, other dates, or a denial of the same frame). What that leaves is
-decided by the rules below.
+Pairs that are one statement (other values, units or dates, or a denial) are decided on
+the parse before any backend is asked (``core/llm/parsed_conflicts.py``); these rules see
+what that leaves.
 
 A contradiction needs a real opposition on the same subject and property: exactly one
 claim negates ("not", "never", "no longer", "isn't" ...) a word the other asserts, or
@@ -19,11 +19,8 @@ value support each other; everything else is unrelated.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
 
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict, Relation
-from graphwiki_assets.core.llm.offline import statements
 from graphwiki_assets.core.llm.offline.changes import change_over_time, is_statement, marker
 from graphwiki_assets.core.llm.offline.inference import read_pairs
 from graphwiki_assets.core.llm.offline.surface import SENTENCE_STARTERS
@@ -176,13 +173,10 @@ def _negated(tokens: list[str]) -> set[str]:
     return out
 
 
-def relate(pair: ClaimPair, nlp: Any = None) -> tuple[Relation, str]:
-    """The pair's relation and why; with ``nlp`` (the spaCy pipeline), one statement with
-    two values is read on its parse first (``statements``)."""
+def relate(pair: ClaimPair) -> tuple[Relation, str]:
     if not (is_statement(pair.new_claim) and is_statement(pair.existing_claim)):
         return "unrelated", "not both statements in prose (code, a command line, markup or a post)"
-    valued = statements.compare(pair, nlp) if nlp is not None else None
-    relation, reason = valued if valued is not None else _relate(pair)
+    relation, reason = _relate(pair)
     said = marker(pair.new_claim) or marker(pair.existing_claim)
     if relation == "contradicts" and said and not reason.startswith("a change over time"):
         reason = f"a change over time ('{said}'): {reason}"
@@ -260,12 +254,10 @@ def _relate(pair: ClaimPair) -> tuple[Relation, str]:
     return "unrelated", "related statements, no conflict found"
 
 
-def conflicts(req: ConflictRequest, nli: bool = False, nlp: Callable[[], Any] | None = None) -> ConflictResponse:
+def conflicts(req: ConflictRequest, nli: bool = False) -> ConflictResponse:
     """Each pair's relation by the rules above and, with ``nli``, by the inference model as
-    well: a contradiction either reads stands, and so does a restatement. ``nlp`` gives the
-    spaCy pipeline (loaded on first need) for statements with values."""
-    pipeline = nlp() if nlp is not None and req.pairs else None
-    ruled = [relate(pair, pipeline) for pair in req.pairs]
+    well: a contradiction either reads stands, and so does a restatement."""
+    ruled = [relate(pair) for pair in req.pairs]
     asked = [i for i, pair in enumerate(req.pairs) if nli and _readable(pair)]
     readings = dict(zip(asked, read_pairs([req.pairs[i] for i in asked])))
     verdicts = []
