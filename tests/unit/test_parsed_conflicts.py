@@ -63,3 +63,18 @@ def test_a_failed_control_stands_down_the_models_contradictions_only():
     modelled = parsed.model_copy(update={"reason": "the model says so"})
     assert distrusted_conflict(parsed).relation == "contradicts"
     assert distrusted_conflict(modelled).relation == "unrelated"
+
+
+def test_a_pair_with_no_value_and_no_denial_is_not_parsed_at_all():
+    # nothing for the parse to decide: the backend answers it, the pipeline never runs
+    class Unparsed:
+        def pipe(self, texts, batch_size=256):
+            texts = list(texts)
+            assert not texts, texts
+            return iter(())
+
+    from graphwiki_assets.core.llm.parsed_conflicts import read_on_the_parse
+
+    assert (
+        read_on_the_parse([_pair("1", "Tovik Works is a cheerful place.", "Tovik Works makes wire.")], Unparsed()) == {}
+    )

@@ -11,30 +11,49 @@ verdict down.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from graphwiki_assets.core.llm.base import BaseLLM, Task
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict
 from graphwiki_assets.core.llm.halving import CallSizes
+from graphwiki_assets.core.llm.offline.statements import DENYING_VERBS, NEGATIONS
+from graphwiki_assets.core.llm.offline.values import NUMBER_WORDS
 
 ON_THE_PARSE = "on the parse: "  # how a verdict read on the parse begins its reason
+# What the parse can decide on: a digit or a number word (a value), or a word that denies;
+# the words are the ones ``values`` and ``statements`` read as such.
+# (a verb by its first four letters, whatever its tense: "forgot"; a false cue costs a parse)
+_CUE_WORDS = sorted({*NUMBER_WORDS, *NEGATIONS, "cannot", *(f"{verb[:4]}\\w*" for verb in DENYING_VERBS)})
+_CUES = re.compile(r"\d|n't|\b(?:" + "|".join(w for w in _CUE_WORDS if w != "n't") + r")\b", re.IGNORECASE)
+
+
+def _cued(text: str) -> bool:
+    return _CUES.search(text) is not None
 
 
 def read_on_the_parse(pairs: list[ClaimPair], nlp: Any) -> dict[str, ConflictVerdict]:
-    """The pairs the parse decides, by pair id."""
+    """The pairs the parse decides, by pair id (all the call's claims parsed together)."""
     from graphwiki_assets.core.llm.offline.changes import is_statement
-    from graphwiki_assets.core.llm.offline.statements import compare
+    from graphwiki_assets.core.llm.offline.statements import decide, read_all, sides
 
+    # code, a command line or markup is no statement: the other rules say so; and a pair
+    # with no number and no negation in either claim has nothing the parse decides
+    prose = [
+        p
+        for p in pairs
+        if is_statement(p.new_claim)
+        and is_statement(p.existing_claim)
+        and (_cued(p.new_claim) or _cued(p.existing_claim))
+    ]
+    texts = {p.pair_id: sides(p) for p in prose}
+    read = read_all([text for pair in texts.values() for text in pair], nlp)
     decided = {}
-    for pair in pairs:
-        if not (is_statement(pair.new_claim) and is_statement(pair.existing_claim)):
-            continue  # code, a command line or markup: the other rules say so
-        found = compare(pair, nlp)
+    for pair_id, (new, old) in texts.items():
+        found = decide(read[new], read[old])
         if found is not None:
             relation, reason = found
-            decided[pair.pair_id] = ConflictVerdict(
-                pair_id=pair.pair_id, relation=relation, reason=ON_THE_PARSE + reason
-            )
+            decided[pair_id] = ConflictVerdict(pair_id=pair_id, relation=relation, reason=ON_THE_PARSE + reason)
     return decided
 
 

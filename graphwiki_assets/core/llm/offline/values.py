@@ -32,6 +32,7 @@ _SMALL += "seventeen eighteen nineteen"
 _WORDS = {w: i for i, w in enumerate(_SMALL.split())}
 _WORDS |= {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+NUMBER_WORDS = frozenset(_WORDS) | frozenset(_SCALES)  # the words read as numbers
 
 
 @dataclass(frozen=True)
