@@ -24,9 +24,10 @@ def test_serve_under_load_and_faults_loses_nothing_and_never_hangs(settings, tmp
     assert any("x 429" in f for f in faults) and any("x 503" in f for f in faults)
     for questions in (result.questions_http, result.questions_mcp):
         assert questions["hung"] == 0, report
-        # A question waits out a restarting graph for a few seconds (GRAPHWIKI_NEO4J_QUESTION_WAIT_S),
-        # then is refused. The 10-minute soak had every refusal within 5 s, but one run of this
-        # form on a loaded machine had 1 of 657 over it, its path not yet found: at most 1 % may be slow.
+        # A question spends at most a few seconds (GRAPHWIKI_NEO4J_QUESTION_WAIT_S) on a graph that
+        # went away, then is refused. A refusal is timed from the question's start, so one the load
+        # had already slowed (4.5 s into its retrieval in one run) is refused that much later: at
+        # most 1 % may be over the bound here; the 10-minute `bench soak` passes only with none.
         refused = sum(questions["refused"].values())
         assert questions["refused_within_bound"] >= 0.99 * refused, report
         assert questions["answered_after_the_last_fault"] > 0, report
