@@ -27,7 +27,6 @@ class Tally:
     refused: Counter[str] = field(default_factory=Counter)  # by status (or "tool error")
     unreachable: int = 0
     hung: list[str] = field(default_factory=list)
-    refusal_seconds: list[float] = field(default_factory=list)
     answered_at: list[float] = field(default_factory=list)  # monotonic times: recovery after a fault
     answer_seconds: list[float] = field(default_factory=list)  # how long answers took under the same load
     # every refusal's time, reason and when it came (monotonic), to find a slow one's path
@@ -43,7 +42,6 @@ class Tally:
                 self.answer_seconds.append(seconds)
             elif outcome == "refused":
                 self.refused[status] += 1
-                self.refusal_seconds.append(seconds)
                 self.refusals.append((seconds, what, time.monotonic()))
             elif outcome == "unreachable":
                 self.unreachable += 1
@@ -55,7 +53,7 @@ class Tally:
         many answers came after it, which says the server recovered. Refusals over the bound
         are listed with their reason and when they came (seconds after ``t0``)."""
         with self._lock:
-            slow = sorted(self.refusal_seconds)
+            slow = sorted(seconds for seconds, _, _ in self.refusals)
             over = sorted((r for r in self.refusals if r[0] > bound_s), reverse=True)
             return {
                 "asked": self.asked,

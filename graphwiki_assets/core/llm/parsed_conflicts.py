@@ -17,7 +17,8 @@ from typing import Any
 from graphwiki_assets.core.llm.base import BaseLLM, Task
 from graphwiki_assets.core.llm.calls import ClaimPair, ConflictRequest, ConflictResponse, ConflictVerdict
 from graphwiki_assets.core.llm.halving import CallSizes
-from graphwiki_assets.core.llm.offline.statements import DENYING_VERBS, NEGATIONS
+from graphwiki_assets.core.llm.offline.changes import is_statement
+from graphwiki_assets.core.llm.offline.statements import DENYING_VERBS, NEGATIONS, decide, read_all, sides
 from graphwiki_assets.core.llm.offline.values import NUMBER_WORDS
 
 ON_THE_PARSE = "on the parse: "  # how a verdict read on the parse begins its reason
@@ -34,9 +35,6 @@ def _cued(text: str) -> bool:
 
 def read_on_the_parse(pairs: list[ClaimPair], nlp: Any) -> dict[str, ConflictVerdict]:
     """The pairs the parse decides, by pair id (all the call's claims parsed together)."""
-    from graphwiki_assets.core.llm.offline.changes import is_statement
-    from graphwiki_assets.core.llm.offline.statements import decide, read_all, sides
-
     # code, a command line or markup is no statement: the other rules say so; and a pair
     # with no number and no negation in either claim has nothing the parse decides
     prose = [

@@ -372,10 +372,11 @@ class Reader:
             self._abandon()  # the transaction is ended by now: this closes the session
 
 
-def _statement_rows(tx: ManagedTransaction, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-    return [r.data() for r in tx.run(cypher, params)]
-
-
 def rows(tx: ManagedTransaction, cypher: str, **params: Any) -> list[dict[str, Any]]:
     """Run a statement inside a transaction function and return its rows as dicts."""
+    return _statement_rows(tx, cypher, params)
+
+
+def _statement_rows(tx: ManagedTransaction, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    # the parameters as one dict: a statement's own "$cypher" cannot clash with the argument
     return [r.data() for r in tx.run(cypher, params)]

@@ -23,10 +23,9 @@ decided by neither way are left to the other rules (``None``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
-
-from spacy.lang.en.stop_words import STOP_WORDS
 
 from graphwiki_assets.core.llm.calls import ClaimPair, Relation
 from graphwiki_assets.core.llm.offline.inference import one_name
@@ -164,8 +163,17 @@ def _opposed(differing: list[tuple[Slot, Slot]]) -> tuple[Relation, str] | None:
 def _name_words(concept: str) -> Named:
     """The concept's name words that can pick it out ("National Register of Historic Places":
     not "of"), and whether it is a proper name."""
-    words = frozenset(w for w in concept.lower().split() if w not in STOP_WORDS)
+    words = frozenset(w for w in concept.lower().split() if w not in _stop_words())
     return Named(words, any(ch.isupper() for ch in concept))
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    # the pipeline's own list, imported on first use: importing spaCy takes seconds, and this
+    # module is imported wherever conflicts are (the Dagster definitions among them)
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
 
 
 def read_all(texts: list[tuple[str, Named]], nlp: Any) -> dict[tuple[str, Named], Statement | None]:
@@ -193,9 +201,10 @@ def statement_of(doc: Any, names: Named) -> Statement | None:
     )
     keyed = tuple(k for f in found if (k := _keyed(doc, f, names, used)) is not None)
     roots = [t for t in doc if t.dep_ == "ROOT"]
-    opens = len(roots) == 1 and _opens_with(doc, roots[0], names)
-    about = len(roots) == 1 and (_about(roots[0], names) or opens)
-    named = len(roots) == 1 and (_names_it(roots[0], names) or opens)
+    about = named = False
+    if len(roots) == 1:  # one sentence: its main verb's subject
+        opens = _opens_with(doc, roots[0], names)
+        about, named = _about(roots[0], names) or opens, _names_it(roots[0], names) or opens
     return Statement(frame, tuple(f.slot for f in found), len(negations) % 2 == 1, keyed, about, named)
 
 
@@ -215,15 +224,19 @@ def _about(verb: Any, names: Named) -> bool:
         return False
     if not names.proper and not _generic(subject):
         return False
-    inside = {t.i for t in subject.subtree}
-    if any(subject.doc[i].lower_ in names.words for i in inside):
+    if _mentions(subject, names):
         return True
+    inside = {t.i for t in subject.subtree}
     return not any(t.lower_ in names.words for t in _clause(verb) if t.i not in inside)
 
 
 def _names_it(verb: Any, names: Named) -> bool:
     subject = _subject(verb)
-    return subject is not None and any(t.lower_ in names.words for t in subject.subtree)
+    return subject is not None and _mentions(subject, names)
+
+
+def _mentions(subject: Any, names: Named) -> bool:
+    return any(t.lower_ in names.words for t in subject.subtree)
 
 
 def _generic(subject: Any) -> bool:
