@@ -49,8 +49,14 @@ def name_key(name: str) -> str:
     words = text.split(" ")
     while len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
-    words[-1] = drop_plural_s(words[-1], _KEY_NOT_PLURAL)
+    words[-1] = drop_plural_s(_major_version(words, len(words) - 1), _KEY_NOT_PLURAL)
     return " ".join(words)
+
+
+def _major_version(words: list[str], at: int) -> str:
+    """ "v2" after a name is the name's major version 2: "Helm v2" and "Helm 2" are one name."""
+    word = words[at]
+    return word[1:] if at > 0 and len(word) > 1 and word[0] == "v" and word[1:].isdigit() else word
 
 
 def spaced_name_key(name: str) -> str:
@@ -79,7 +85,7 @@ def name_tokens(name: str) -> list[str]:
     if len(toks) > 1 and toks[0] == "the":
         toks = toks[1:]
     if toks:
-        toks[-1] = drop_plural_s(toks[-1])
+        toks[-1] = drop_plural_s(_major_version(toks, len(toks) - 1))
     return toks
 
 

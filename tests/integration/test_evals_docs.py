@@ -61,6 +61,10 @@ def test_a_tiny_folder_is_graded_useful_partly_wrong_and_abstained(store, embedd
     concepts = result.concepts
     assert 0 < concepts.sample.size == min(50, concepts.concepts)
     assert concepts.fallback_share == round(concepts.fallback / concepts.concepts, 4)
+    # typed by nothing is a part of the fallback: a word the taxonomy sends there was still a word
+    assert 0 <= concepts.untyped <= concepts.fallback and concepts.untyped_share == round(
+        concepts.untyped / concepts.concepts, 4
+    )
     labelled = {i["name"]: i["label"] for i in concepts.sample.items}
     assert labelled.get("Tarnwell Mill") == "real" and concepts.sample.graded == 1
     assert len(concepts.sample.ungraded) == concepts.sample.size - 1

@@ -14,6 +14,7 @@ from graphwiki_assets.core.llm.calls import ExtractedConcept, ExtractRequest, Ex
 from graphwiki_assets.core.llm.offline.backend import OfflineLLM
 from graphwiki_assets.core.llm.offline.context_types import looks_like_person, section_type
 from graphwiki_assets.core.llm.offline.routing import route
+from graphwiki_assets.core.normal_forms import name_key, norm_name
 from graphwiki_assets.core.store.keys import keys_for
 from graphwiki_assets.core.text.type_names import type_key
 
@@ -143,12 +144,17 @@ def test_a_type_is_asked_for_by_any_of_its_words(question, wanted):
     assert (exact or [t for t in types if type_key(reply.type_filter or "") in type_words(t)]) == [wanted]
 
 
-def test_a_release_number_does_not_split_a_name():
-    text = "The server was built with Golem 1.12 last year. Golem v2 is faster. Route 66 is a road."
+def test_a_point_release_does_not_split_a_name_and_a_major_version_is_one_name_either_way():
+    text = (
+        "The server was built with Golem 1.12 last year. Golem v3.1.0 is faster. Route 66 is a road. "
+        "Golem v2 dropped the daemon. Golem 2 needs no daemon at all."
+    )
     resp = OfflineLLM().extract(ExtractRequest(source_id="s", title="t.md", text=text))
     names = {c.name: c.type for c in resp.concepts}
-    assert "Golem" in names and "Golem 1.12" not in names and "Golem v2" not in names
+    assert "Golem" in names and "Golem 1.12" not in names and "Golem v3.1.0" not in names
     assert "Route 66" in names  # a number that is part of a name stays
+    assert len({"Golem v2", "Golem 2"} & set(names)) == 1
+    assert norm_name("Golem v2") == norm_name("Golem 2") == name_key("golem V2")
 
 
 def test_a_column_title_in_capitals_is_not_a_name_when_the_text_uses_its_words():

@@ -67,8 +67,8 @@ RETURN id, others
 DOC_CONCEPTS = f"""
 MATCH (c:Concept)
 WHERE {in_play("c")}
-RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.aliases, []) AS aliases,
-       COUNT {{ (c)<-[:ABOUT]-(:Claim) }} AS claims
+RETURN c.id AS id, c.name AS name, c.type AS type, coalesce(c.extracted_type, '') AS extracted_type,
+       coalesce(c.aliases, []) AS aliases, COUNT {{ (c)<-[:ABOUT]-(:Claim) }} AS claims
 ORDER BY c.id
 """
 

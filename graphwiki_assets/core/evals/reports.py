@@ -154,7 +154,8 @@ def docs_text(r: DocsResult) -> str:
         )
     c, k = r.concepts, r.contradictions
     lines += [
-        f"concepts: {c.concepts}, fallback type {c.fallback_type} on {_share(c.fallback_share)}; sample of "
+        f"concepts: {c.concepts}, fallback type {c.fallback_type} on {_share(c.fallback_share)} "
+        f"(typed by nothing {_share(c.untyped_share)}); sample of "
         f"{c.sample.size}: {c.sample.graded} graded, junk {_share(c.sample.shares['junk'])}, "
         f"duplicate {_share(c.sample.shares['duplicate'])}, {len(c.sample.ungraded)} ungraded",
         f"contradiction flags: {k.flags} ({k.superseded} claims superseded automatically); sample of "

@@ -128,7 +128,10 @@ def extract_documents(
     """``progress`` hears how far the extraction of a long source (several chunks) has come;
     with a ``taxonomy``, the extractor is asked for its types and held to them."""
     types = (
-        [TypeHint(name=t.name, definition=t.definition, entity_labels=t.entity_labels) for t in taxonomy.types]
+        [
+            TypeHint(name=t.name, definition=t.definition, entity_labels=t.entity_labels, includes=t.includes)
+            for t in taxonomy.types
+        ]
         if taxonomy
         else []
     )

@@ -74,6 +74,9 @@ class TypeHint(BaseModel):
     # The entity recogniser's labels (OntoNotes: PERSON, ORG, GPE, ...) that mean this type;
     # the offline extractor types by them. Never part of a prompt.
     entity_labels: list[str] = Field(default_factory=list)
+    # The type's other words ("tool", "library" for Product): a name whose own head word is one
+    # of them says what it is (the "Chart Template Guide" is a guide). Never part of a prompt.
+    includes: list[str] = Field(default_factory=list)
 
 
 class ExtractBatchRequest(BaseModel):

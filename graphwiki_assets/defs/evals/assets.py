@@ -212,6 +212,7 @@ def docs_metadata(result: DocsResult) -> dict:
         "concept_sample": rows_table(concepts.items, ["name", "type", "claims", "label"], empty="none"),
         "concept_sample_labelled": f"{concepts.graded} of {concepts.size}",
         "fallback_type_share": result.concepts.fallback_share,
+        "untyped_share": result.concepts.untyped_share,
         "contradiction_sample": rows_table(flags.items, ["a", "b", "a_status", "b_status", "label"], empty="none"),
         "contradiction_sample_labelled": f"{flags.graded} of {flags.size}",
         "contradiction_flags": result.contradictions.flags,

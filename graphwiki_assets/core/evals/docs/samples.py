@@ -101,6 +101,11 @@ class ConceptQuality:
     fallback_type: str | None
     fallback: int
     fallback_share: float | None
+    # Typed by nothing: neither the extractor nor the votes of the sources said more than the
+    # generic type. The fallback share also counts a word the taxonomy sends to the fallback
+    # ("function" under the general preset, whose Concept is that word's right type).
+    untyped: int
+    untyped_share: float | None
     sample: LabelledSample
 
     def as_dict(self) -> dict:
@@ -112,6 +117,8 @@ def concept_quality(
 ) -> ConceptQuality:
     rows = store.query(cypher.DOC_CONCEPTS)
     fallback = sum(1 for r in rows if fallback_type is not None and r["type"] == fallback_type)
+    generic = {"", "concept", (fallback_type or "").lower()}
+    untyped = sum(1 for r in rows if r["type"] == fallback_type and r["extracted_type"].lower() in generic)
     drawn = sorted(_draw(rows, n, seed, lambda r: concept_key(r["name"])), key=lambda r: r["name"].casefold())
     items = [{"name": r["name"], "type": r["type"], "aliases": r["aliases"], "claims": r["claims"]} for r in drawn]
     return ConceptQuality(
@@ -119,6 +126,8 @@ def concept_quality(
         fallback_type=fallback_type,
         fallback=fallback,
         fallback_share=round(fallback / len(rows), 4) if rows else None,
+        untyped=untyped,
+        untyped_share=round(untyped / len(rows), 4) if rows else None,
         sample=_labelled(items, [concept_key(i["name"]) for i in items], labels, CONCEPT_LABELS),
     )
 

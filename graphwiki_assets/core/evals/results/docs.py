@@ -37,6 +37,8 @@ class Concepts(Part):
     fallback_type: str | None
     fallback: int
     fallback_share: Rate
+    untyped: int = 0  # results recorded before the count was made have none
+    untyped_share: Rate = None
     sample: Sample
 
 

@@ -20,10 +20,19 @@ from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept, Ex
 from graphwiki_assets.core.llm.offline.claims import Mentions
 from graphwiki_assets.core.llm.offline.context_types import section_type
 from graphwiki_assets.core.llm.offline.definitions import FORM_WORDS
-from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names, collect, name_of, trim, written_lowercase
+from graphwiki_assets.core.llm.offline.parsed_names import (
+    Candidate,
+    Names,
+    collect,
+    is_field,
+    name_of,
+    trim,
+    written_lowercase,
+)
 from graphwiki_assets.core.llm.offline.parsed_types import Typer
 from graphwiki_assets.core.llm.offline.surface import normalize_source, strip_article
 from graphwiki_assets.core.llm.offline.titles import document_title
+from graphwiki_assets.core.llm.offline.verb_led import verb_led, verb_openings
 from graphwiki_assets.core.normal_forms import norm_name
 from graphwiki_assets.core.text.sentences import clip
 
@@ -45,27 +54,27 @@ def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) 
         for r, (_, inner) in zip(reqs, bodies)
     ]
     parsed = list(nlp.pipe(texts, batch_size=64))
+    openings = verb_openings(nlp, parsed)
     titles = [_document_title(r) for r in reqs]
     # Only a title taken from a heading or a file name may be a task ("Join …"): a record's own
     # title ("Finding Tarrow") and a title the text writes as it stands name their subject.
-    tasks = {
-        name for (name, _), r, text in zip(titles, reqs, texts) if name and name not in text and name != r.title.strip()
-    }
-    short = sorted({h for h in headings if h} | tasks)
+    tasks = verb_led(
+        nlp,
+        (
+            name
+            for (name, _), r, text in zip(titles, reqs, texts)
+            if name and name not in text and name != r.title.strip()
+        ),
+    )
+    # a heading that reads as a task names no subject for its section
+    short = sorted(set(headings) - verb_led(nlp, headings) - {""})
     heading_docs = dict(zip(short, nlp.pipe(short)))
     typer = Typer(hints)
     return [
-        _extract(
-            req,
-            text,
-            doc,
-            heading_docs.get(heading),
-            typer,
-            inner,
-            title,
-            heading_docs.get(title[0] or "") if title[0] in tasks else None,
+        _extract(req, text, doc, heading_docs.get(heading), typer, inner, title, title[0] in tasks, starts)
+        for req, text, doc, heading, (_, inner), title, starts in zip(
+            reqs, texts, parsed, headings, bodies, titles, openings
         )
-        for req, text, doc, heading, (_, inner), title in zip(reqs, texts, parsed, headings, bodies, titles)
     ]
 
 
@@ -91,13 +100,15 @@ def _extract(
     typer: Typer,
     inner: list[tuple[int, str]],
     found_title: tuple[str | None, str | None],
-    title_doc: Any = None,
+    title_is_task: bool = False,
+    verb_starts: frozenset[int] | set[int] = frozenset(),
 ) -> ExtractResponse:
-    sentences = [s for s in doc.sents if s.text.strip()]
+    fields = [s for s in doc.sents if is_field(s)]
+    sentences = [s for s in doc.sents if s.text.strip() and not is_field(s)]
     sentence_of = {t.i: n for n, s in enumerate(sentences) for t in s}
-    names = collect(doc, sentence_of)
+    names = collect(doc, sentence_of, verb_starts, {t.i for s in fields for t in s})
     _type_list_entries(names, sentences, req.section, inner)
-    title = _title(found_title, names, title_doc)
+    title = None if title_is_task else _title(found_title, names)
     section = _section_subject(heading, names) or title
     for n, sentence in enumerate(sentences):
         _definition(sentence, n, names, section)
@@ -144,16 +155,14 @@ def _document_title(req: ExtractRequest) -> tuple[str | None, str | None]:
     return document_title(req.title, f"{body}\n\n{req.text}" if body else req.text)
 
 
-def _title(found_title: tuple[str | None, str | None], names: Names, parsed: Any = None) -> Candidate | None:
+def _title(found_title: tuple[str | None, str | None], names: Names) -> Candidate | None:
     """The document's own entity, as the title rules read it (a file name the text uses, a
-    heading that is a name), made a concept even when the text never parses it as one. A
-    heading the parse opens with a verb in its base form or a gerund ("Install the chart",
-    "Migrating clusters") is a task, not a thing, unless the text writes it as a name."""
+    heading that is a name), made a concept even when the text never parses it as one. (A
+    heading that reads as a task, "Install the chart", "Migrating clusters", names none unless
+    the text writes it as a name: see ``verb_led``.)"""
     name, kind = found_title
     if not name:
         return None
-    if parsed is not None and len(parsed) > 1 and parsed[0].tag_ in ("VB", "VBG"):
-        return None  # (only a title that may be a task is parsed: see extract_parsed)
     bare = strip_article(name)  # "The Curse of ..." is parsed as "Curse of ..."
     found = names.find(name) or names.find(bare) or names.add(name, -1)
     if found is not None:

@@ -11,6 +11,7 @@ with every backend.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from graphwiki_assets.core.llm.offline.aliases import stated_aliases
 from graphwiki_assets.core.llm.offline.candidates import capitalised_runs, has_name_mark
 from graphwiki_assets.core.llm.offline.names import acronym_letters
 from graphwiki_assets.core.llm.offline.surface import is_date_or_number
-from graphwiki_assets.core.normal_forms import norm_name
+from graphwiki_assets.core.normal_forms import norm_name, singular
 
 # The recogniser's labels that name an entity; dates, times, money, quantities and
 # ordinals are values a claim states, not things a page is about.
@@ -30,6 +31,7 @@ NAME_LABELS = frozenset(
 _EDGE_POS = frozenset({"DET", "PRON", "PUNCT", "CCONJ", "ADP", "PART", "SCONJ", "SYM", "AUX", "INTJ", "SPACE"})
 _CLAUSE_POS = frozenset({"VERB", "AUX"})
 _MAX_WORDS = 6
+_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})  # what makes a clause a sentence
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Candidate:
     listed: bool = False  # a list entry that is only this name ("- Bram Oster")
     labels: Counter[str] = field(default_factory=Counter)  # the recogniser's labels over its mentions
     heads: Counter[str] = field(default_factory=Counter)  # lemma of the head noun over its mentions
+    name_heads: Counter[str] = field(default_factory=Counter)  # a proper name's own head word ("guide")
     sentences: set[int] = field(default_factory=set)
     mentions: int = 0
     subject_of: int = 0  # sentences it is the grammatical subject of
@@ -101,7 +104,11 @@ _TITLE_LABELS = frozenset({"WORK_OF_ART", "EVENT", "LAW"})
 
 
 def name_of(tokens: list[Any], label: str | None = None) -> str | None:
-    """The name the tokens spell, or None when they are no name."""
+    """The name the tokens spell, or None when they are no name. Of two phrases a spaced dash
+    separates, the name is the one nearest what follows ("Flux Helm Controller - Flux is a
+    collection": Flux)."""
+    dashes = [n for n, t in enumerate(tokens) if _spaced_dash(t)]
+    tokens = tokens[dashes[-1] + 1 :] if dashes else tokens
     if not tokens or len(tokens) > _MAX_WORDS:
         return None
     if label not in _TITLE_LABELS and any(t.pos_ in _CLAUSE_POS for t in tokens):
@@ -167,6 +174,7 @@ class Names:
         if other is not None and other is not owner:
             owner.labels.update(other.labels)
             owner.heads.update(other.heads)
+            owner.name_heads.update(other.name_heads)
             owner.sentences |= other.sentences
             owner.mentions += other.mentions
             owner.subject_of += other.subject_of
@@ -183,16 +191,21 @@ class Names:
         owner.aliases.append(alias)
 
 
-def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
+def collect(
+    doc: Any, sentence_of: dict[int, int], verb_starts: Collection[int] = (), skip: Collection[int] = ()
+) -> Names:
     """Entities and noun phrases of a parsed ``doc``; ``sentence_of`` maps a token's index
-    to its sentence's."""
+    to its sentence's; ``verb_starts`` are the tokens that open a sentence as a verb (see
+    ``verb_led``), never part of a name; the tokens in ``skip`` are read for no name."""
     names = Names()
     for t in doc:
         if not (t.is_punct or t.is_space) and t.i in sentence_of:
             names.words_in[sentence_of[t.i]] = names.words_in.get(sentence_of[t.i], 0) + 1
-    taken: set[int] = set()
+    taken: set[int] = set(skip)
     for quoted in _quoted_titles(doc):
         tokens = quoted[1:] if quoted[0].pos_ == "DET" and len(quoted) > 1 else quoted  # all but "The"
+        if any(t.i in taken for t in tokens):
+            continue
         if (name := name_of(tokens, "WORK_OF_ART")) is not None:
             _mention(names, name, tokens, None, True, sentence_of, entity=True)
             taken.update(t.i for t in tokens)
@@ -203,31 +216,57 @@ def collect(doc: Any, sentence_of: dict[int, int]) -> Names:
             continue  # "an American actor": a demonym describes, it names no thing
         for part in _coordinated(list(ent), ent.label_):
             tokens = _without_release(trim(part, common=False))
+            # an instruction's verb taken into the name ("Join Helm"): the label was for a
+            # span that is no name, so it says nothing about the rest
+            led = bool(tokens) and tokens[0].i in verb_starts
+            tokens = tokens[1:] if led else tokens
             if (name := name_of(tokens, ent.label_)) is None:
                 continue
             # a name that modifies a noun ("the Bolt port") is not what its phrase names, and
             # the recogniser's label on it is a guess about the phrase
             modifier = tokens[-1].dep_ in ("compound", "amod") and tokens[-1].head.i > tokens[-1].i
             # the recogniser found it, whatever its label is worth
-            _mention(names, name, tokens, None if modifier else ent.label_, True, sentence_of, entity=True)
+            label = None if modifier or led else ent.label_
+            _mention(names, name, tokens, label, True, sentence_of, entity=True)
             taken.update(t.i for t in tokens)
     for chunk in doc.noun_chunks:
         proper = any(t.pos_ == "PROPN" for t in chunk)
         for part in _coordinated(list(chunk), None):
             tokens = _without_release(trim(part, common=not proper))
+            tokens = tokens[1:] if tokens and tokens[0].i in verb_starts else tokens
             if not tokens or any(t.i in taken for t in tokens) or (name := name_of(tokens)) is None:
                 continue
             _mention(names, name, tokens, None, proper, sentence_of)
     for token in doc:
         # a capital inside a word or a digit after its letters ("PageRank", "Neo4j"): a name
         # by its form, wherever the parse put it
-        if token.i not in taken and token.pos_ in ("PROPN", "NOUN", "X") and has_name_mark(token.text):
+        if (
+            token.i not in taken
+            and token.i not in verb_starts
+            and token.pos_ in ("PROPN", "NOUN", "X")
+            and has_name_mark(token.text)
+        ):
             if (name := name_of([token])) is not None:
                 _mention(names, name, [token], None, True, sentence_of, entity=True)
     _parenthesised_aliases(names)
     _stated_aliases(doc, names, sentence_of)
     _short_forms(names)
     return names
+
+
+def is_field(sentence: Any) -> bool:
+    """A line of a record, "LOCATION: Building C | Level 3", "DATE: Thursday October 27": a
+    key in capitals, a colon and a value with no finite verb and no instruction. It states no
+    claim and names nothing; "NOTE: Helm 3 removes Tiller" and "NOTE: see the FAQ" are sentences."""
+    words = [t for t in sentence if not t.is_space]
+    colon = next((n for n, t in enumerate(words) if t.text == ":"), None)
+    if colon is None or not 0 < colon <= 3 or colon + 1 >= len(words):
+        return False
+    key = words[:colon]
+    if not all(t.is_alpha and t.is_upper and len(t) > 1 for t in key):
+        return False
+    value = words[colon + 1 :]
+    return value[0].tag_ != "VB" and not any(t.tag_ in _FINITE_TAGS for t in value)
 
 
 def _stated_aliases(doc: Any, names: Names, sentence_of: dict[int, int]) -> None:
@@ -306,20 +345,21 @@ def _quoted_titles(doc: Any) -> list[list[Any]]:
 
 
 def _without_release(tokens: list[Any]) -> list[Any]:
-    """ "Golem 1.12", "Golem v2": a release of Golem, one concept with it (its claims keep the
-    number); a plain number stays part of a name ("Route 66", "Commodore 64")."""
+    """ "Golem 1.12", "Golem v3.8.0": a point release of Golem, one concept with it (its claims
+    keep the number). A whole number stays part of the name, with or without its "v": "Helm 2"
+    and "Helm v2" are one major version (one key, see ``normal_forms``), as "Route 66" is a road."""
     if len(tokens) > 1:
-        last = tokens[-1].text
-        if ("." in last and last.replace(".", "").isdigit()) or (
-            last[:1] in "vV" and last[1:].replace(".", "").isdigit() and len(last) > 1
-        ):
+        number = tokens[-1].text
+        number = number[1:] if number[:1] in "vV" else number
+        if "." in number and number.replace(".", "").isdigit():
             return tokens[:-1]
     return tokens
 
 
 def _coordinated(tokens: list[Any], label: str | None) -> list[list[Any]]:
-    """ "Cassels Lake and Rabbit Lake" names two things; a title keeps its "and" ("Pride and
-    Prejudice"), and so does a name whose "of" phrase it joins. A noun phrase's commas separate
+    """ "Cassels Lake and Rabbit Lake" names two things, and so do two names either side of a
+    spaced dash; a title keeps its "and" ("Pride and Prejudice"), and so does a name whose "of"
+    phrase it joins. A noun phrase's commas separate
     a list's items; an entity's belong to its name ("Neo4j, Inc.")."""
     if label in _TITLE_LABELS:
         return [tokens]
@@ -327,11 +367,17 @@ def _coordinated(tokens: list[Any], label: str | None) -> list[list[Any]]:
     for t in tokens:
         # after "of" the conjunction joins the complement ("Medal of Technology and Innovation")
         inside = any(p.pos_ == "ADP" for p in parts[-1])
-        if (t.pos_ == "CCONJ" and not inside) or (label is None and t.is_punct and t.text == ","):
+        if (t.pos_ == "CCONJ" and not inside) or (label is None and t.is_punct and t.text == ",") or _spaced_dash(t):
             parts.append([])
         else:
             parts[-1].append(t)
     return [p for p in parts if p]
+
+
+def _spaced_dash(t: Any) -> bool:
+    """A dash with a space on each side separates two things ("Porter Mixins - Sarah
+    Christoff"); a hyphen inside a word joins it."""
+    return t.text in ("-", "–", "—") and bool(t.whitespace_) and t.i > 0 and bool(t.doc[t.i - 1].whitespace_)
 
 
 def _mention(
@@ -363,4 +409,21 @@ def _mention(
     # server"); a one-word name is only itself, and a proper name's last word is part of the
     # name ("Alert Manager" is no manager)
     noun = head.lemma_.lower() if len(tokens) > 1 and head.pos_ == "NOUN" and head.is_lower else ""
+    if len(words) > 1 and not noun and _singular_word(root := _root(tokens)):
+        # the word the name's other words hang from ("Guide" in "Chart Template Guide",
+        # "Foundation" in "Linux Foundation", "Trail" in "Trail of Bits"): the typer asks
+        # whether it is a word for a kind of thing. A plural one names a firm or a whole
+        # ("Cisco Systems", "Star Wars"), not one thing of that kind.
+        found.name_heads[root.text.lower()] += 1
     found.add_mention(sentence, noun, label, written_proper or label is not None, subject, entity or label is not None)
+
+
+def _singular_word(token: Any) -> bool:
+    word = token.text.lower()
+    return token.is_alpha and token.tag_ in ("NN", "NNP") and singular(word) == word
+
+
+def _root(tokens: list[Any]) -> Any:
+    """The token of a span whose head lies outside it (the last one when the parse disagrees)."""
+    inside = {t.i for t in tokens}
+    return next((t for t in tokens if t.head.i not in inside or t.head.i == t.i), tokens[-1])

@@ -1,4 +1,5 @@
-"""A concept's type from what the parse says: the entity label, a stated kind, a head noun.
+"""A concept's type from what the parse says: a stated kind, a head word that names a kind,
+the entity label, a head noun.
 
 Entity labels reach the schema config's types through the mapping each type states
 (``entity_labels`` in ``graphwiki.yaml``, carried by ``TypeHint``); with no config the
@@ -9,9 +10,11 @@ kinds (``core/ingest/taxonomy.py``), and what maps nowhere gets the fallback typ
 
 from __future__ import annotations
 
+from graphwiki_assets.core.config.kinds import kinds_of
 from graphwiki_assets.core.llm.calls import TypeHint
 from graphwiki_assets.core.llm.offline.candidates import has_name_mark
 from graphwiki_assets.core.llm.offline.parsed_names import Candidate
+from graphwiki_assets.core.text.type_names import type_key
 
 # OntoNotes labels (the English pipeline's) to the general preset's types.
 DEFAULT_LABEL_TYPES = {
@@ -30,10 +33,31 @@ DEFAULT_LABEL_TYPES = {
 FALLBACK_WORD = "Concept"
 
 
+# Labels a news-trained recogniser gives any capitalised phrase of a technical text ("the
+# Best Practices Guide" an organisation, "Kubernetes CLI" a person): a name's own head word
+# that names a kind outranks them. The labels of kinds (a work, an event, a product, a law)
+# already say what kind of thing the name is, and keep their word.
+_AGENT_AND_PLACE_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP"})
+
+
 class Typer:
     def __init__(self, hints: list[TypeHint]):
         stated = {label.upper(): h.name for h in hints for label in h.entity_labels}
         self.labels = stated if any(h.entity_labels for h in hints) else DEFAULT_LABEL_TYPES
+        self.type_words = {type_key(w) for h in hints for w in (h.name, *h.includes)}
+
+    def names_a_kind(self, word: str) -> bool:
+        """A word for a kind of thing: a type's name or ``includes``, or a word of the kinds table."""
+        return type_key(word) in self.type_words or bool(kinds_of(word))
+
+    def kind_head(self, c: Candidate) -> str | None:
+        """The head word most of a name's mentions have, when it is a word for a kind of thing
+        ("guide" in "Chart Template Guide", "tool" in "the helm-2to3 tool")."""
+        heads = c.heads + c.name_heads
+        if not heads:
+            return None
+        word = heads.most_common(1)[0][0]
+        return word if self.names_a_kind(word) else None
 
     def label_type(self, c: Candidate) -> str | None:
         """The label the recogniser gives most of a proper name's mentions, mapped. A label it
@@ -52,13 +76,18 @@ class Typer:
         return None
 
     def type_of(self, c: Candidate) -> str:
-        # What a sentence states ("X is a library") outranks the recogniser's guess, which
-        # outranks the bare form of the name.
+        # What a sentence states ("X is a library") outranks the name's own word for its kind
+        # ("the Helm Charts Guide"), which outranks the recogniser's guess at an agent or a
+        # place, which outranks the bare form of the name.
         if c.stated_type:
             return _as_type(c.stated_type)
-        if (labelled := self.label_type(c)) is not None:
+        kind = self.kind_head(c)
+        labelled = self.label_type(c)
+        if kind is not None and (labelled is None or c.labels.most_common(1)[0][0] in _AGENT_AND_PLACE_LABELS):
+            return _as_type(kind)
+        if labelled is not None:
             return labelled
-        if c.heads:
+        if c.heads:  # a common noun phrase's head, whatever kind it names ("values file")
             return _as_type(c.heads.most_common(1)[0][0])
         return FALLBACK_WORD
 

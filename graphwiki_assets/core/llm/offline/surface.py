@@ -37,7 +37,10 @@ def normalize_source(text: str) -> str:
     text = re.sub(r"\s*''", '"', text)
     text = text.replace("\u201c", '"').replace("\u201d", '"')
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    text = re.sub(r"(?<=\w) - (?=\w)", "-", text)  # "Person - centered" -> "Person-centered"
+    if is_tokenised(text):
+        # a tokeniser's spaced hyphen ("Person - centered"); in written text " - " is a dash
+        # between two things ("Porter Mixins - Sarah Christoff") and stays one
+        text = re.sub(r"(?<=\w) - (?=\w)", "-", text)
     text = re.sub(r"\s+([,;:.!?)])", r"\1", text)
     text = re.sub(r"\(\s+", "(", text)
     text = re.sub(r"\s+'s\b", "'s", text)
@@ -45,6 +48,12 @@ def normalize_source(text: str) -> str:
     text = re.sub(r"`([^`\n]+)`", r'"\1"', text)  # inline code reads like a quoted term
     text = re.sub(r"[ \t]+", " ", text)
     return text.strip()
+
+
+def is_tokenised(text: str) -> bool:
+    """A text written out by a tokeniser (a corpus's tokens joined by spaces): its commas, full
+    stops and brackets stand apart from the words beside them, which written text never does twice."""
+    return len(re.findall(r"\w [,.;:)](?:\s|$)|\( \w", text)) >= 2
 
 
 def is_date_or_number(text: str) -> bool:

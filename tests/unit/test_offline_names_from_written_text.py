@@ -1,0 +1,75 @@
+"""Names in written documentation: what a capital, a colon or a dash does not make a name,
+and what a name's own head word says about its type."""
+
+from __future__ import annotations
+
+from graphwiki_assets.core.llm.calls import ExtractRequest
+from graphwiki_assets.core.llm.offline.backend import OfflineLLM
+from graphwiki_assets.core.llm.offline.surface import is_tokenised, normalize_source
+
+
+def extract(text: str, title: str = "notes.md", section: str = ""):
+    return OfflineLLM().extract(ExtractRequest(source_id="src", title=title, text=text, section=section))
+
+
+def names(resp) -> set[str]:
+    return {c.name for c in resp.concepts}
+
+
+def test_an_instructions_verb_is_not_part_of_the_name_after_it():
+    resp = extract(
+        "Install Helm Diff before you upgrade. Helm Diff shows what an upgrade would change. "
+        "Join Helm maintainers at the booth. Helm packages applications for Kubernetes."
+    )
+    found = names(resp)
+    assert "Helm Diff" in found
+    assert not {"Install Helm Diff", "Join Helm"} & found
+
+
+TILLER = "Tiller was the server-side component of Helm 2. Helm 3 removed Tiller from the cluster."
+
+
+def test_a_heading_that_reads_as_a_task_names_no_concept():
+    assert "Tiller Removal" in names(extract(TILLER, section="Tiller Removal"))
+    found = names(extract(TILLER, section="Migrating Helm v2 to v3"))
+    assert "Tiller" in found and not any(n.startswith("Migrating") for n in found)
+
+
+def test_record_fields_state_no_claim_and_name_nothing():
+    resp = extract(
+        "Chart Testing is a tool that lints and tests Helm charts.\n\nLOCATION: Room 410 A\n\n"
+        "DATE: Thursday October 27\n\nLOCATION: Building C | Level 3 | Georgia Ballroom 1\n\n"
+        "NOTE: Chart Testing runs in continuous integration."
+    )
+    texts = [c.text for c in resp.claims]
+    assert not any(t.startswith(("LOCATION", "DATE")) for t in texts)
+    assert not {"LOCATION", "Room 410 A", "DATE", "Thursday October 27"} & names(resp)
+    assert any("runs in continuous integration" in t for t in texts)  # a key before a sentence keeps it
+
+
+def test_a_spaced_dash_in_written_text_separates_two_names():
+    assert normalize_source("Creating Porter Mixins - Sarah Christoff, Maintainer") == (
+        "Creating Porter Mixins - Sarah Christoff, Maintainer"
+    )
+    # a tokeniser's output is undone: its hyphens, commas and brackets stand apart
+    assert is_tokenised("Person - centered therapy , an approach ( see below )")
+    assert not is_tokenised("Person-centered therapy, an approach (see below).")
+
+
+def test_a_names_own_head_word_outranks_the_recognisers_guess_at_an_organisation():
+    resp = extract(
+        "Read the Chart Template Guide before writing templates. The Chart Template Guide "
+        "explains functions and pipelines. Cisco Systems sells routers, and Cisco Systems hired staff."
+    )
+    types = {c.name: c.type for c in resp.concepts}
+    assert types["Chart Template Guide"] == "Guide"  # the taxonomy maps it to Creative Work
+    # a plural head names a firm or a whole, not one thing of that kind
+    assert types.get("Cisco Systems") != "System"
+
+
+def test_a_spaced_dash_inside_a_phrase_ends_one_name_and_starts_another():
+    resp = extract(
+        "The schedule lists Creating Porter Mixins - Sarah Christoff as a lightning talk. "
+        "Sarah Christoff maintains Porter Mixins."
+    )
+    assert not any(" - " in n for n in names(resp))
