@@ -1,6 +1,7 @@
 """A concept's type is voted on by its mentions: the specific type most typed mentions give
 it; a mention with no type is no vote against one; two types that split the votes leave the
-fallback; and its first stated definition stays whatever later sources add."""
+fallback; a type only a recogniser's label gave must be repeated by half the votes; and its
+first stated definition stays whatever later sources add."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from graphwiki_assets.core.ingest import cypher
 NOW = "2026-12-05T00:00:00Z"
 
 
-def _mention(source: str, concept: str, type_: str, definition: str = "") -> dict:
+def _mention(source: str, concept: str, type_: str, definition: str = "", guessed: bool = False) -> dict:
     return {
+        "type_guessed": guessed,
         "source_id": source,
         "concept_id": concept,
         "name": "Quarrel",
@@ -47,6 +49,22 @@ def test_the_type_most_typed_mentions_give_wins_across_batches(store):
     _merge(store, [_mention("s1", "c1", "Person")])
     _merge(store, [_mention("s2", "c1", "Product"), _mention("s3", "c1", "Product")])
     assert _merge(store, [_mention("s4", "c1", "Concept")])["type"] == "Product"
+
+
+def test_a_recognisers_label_one_source_of_many_gave_is_no_type(store):
+    votes = [_mention("s0", "c1", "Person", guessed=True)] + [_mention(f"s{i}", "c1", "Concept") for i in range(1, 6)]
+    assert _merge(store, votes)["type"] == "Concept"
+
+
+def test_a_label_half_the_sources_repeat_is_the_type(store):
+    votes = [_mention(f"s{i}", "c1", "Person", guessed=True) for i in range(3)]
+    votes += [_mention(f"t{i}", "c1", "Concept") for i in range(3)]
+    assert _merge(store, votes)["type"] == "Person"
+
+
+def test_a_stated_type_one_source_gave_stands_among_untyped_mentions(store):
+    votes = [_mention("s0", "c1", "Product")] + [_mention(f"s{i}", "c1", "Concept") for i in range(1, 6)]
+    assert _merge(store, votes)["type"] == "Product"
 
 
 def test_types_that_split_the_votes_leave_the_fallback(store):

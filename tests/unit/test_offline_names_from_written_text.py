@@ -73,3 +73,13 @@ def test_a_spaced_dash_inside_a_phrase_ends_one_name_and_starts_another():
         "Sarah Christoff maintains Porter Mixins."
     )
     assert not any(" - " in n for n in names(resp))
+
+
+def test_a_type_only_the_recogniser_gave_is_marked_a_guess():
+    resp = extract(
+        "Tova Renn joined the project in 2019. Tova Renn maintains the chart repository. "
+        "The Chart Template Guide explains functions. The Chart Template Guide has examples."
+    )
+    concepts = {c.name: c for c in resp.concepts}
+    assert concepts["Tova Renn"].type == "Person" and concepts["Tova Renn"].type_guessed
+    assert concepts["Chart Template Guide"].type == "Guide" and not concepts["Chart Template Guide"].type_guessed

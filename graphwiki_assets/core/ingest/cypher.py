@@ -168,7 +168,9 @@ WITH a, s, c, coalesce(c.config_version, '') <> $config_version AS retyped
 SET c.updated_at = datetime($now),
     // the mentions' types (the latest 100), each row adding its own to what the rows
     // before it added: the type is decided from all of them below
-    c.type_votes = (CASE WHEN retyped THEN [] ELSE coalesce(c.type_votes, []) END + [a.type])[-100..],
+    // a vote that is only a recogniser's label is marked '~': it counts when it is repeated
+    c.type_votes = (CASE WHEN retyped THEN [] ELSE coalesce(c.type_votes, []) END
+                    + [CASE WHEN coalesce(a.type_guessed, false) THEN '~' + a.type ELSE a.type END])[-100..],
     c.extracted_type = CASE WHEN retyped OR coalesce(c.extracted_type, '') IN ['', 'Concept'] THEN a.extracted_type
                             ELSE c.extracted_type END,
     c.config_version = $config_version,
@@ -182,10 +184,14 @@ WITH DISTINCT c
 // The type is the specific type most of the specific votes name, else the generic one: a
 // mention with no type says nothing against one (a recogniser leaves most mentions of a
 // country untyped), while two specific types that split the votes ("China" a person in one
-// passage, a place in another) leave the question open.
-WITH c, [t IN c.type_votes WHERE NOT t IN ['', 'Concept', coalesce($fallback, 'Concept')]] AS specific
-WITH c, specific, reduce(seen = [], t IN specific | CASE WHEN t IN seen THEN seen ELSE seen + t END) AS kinds
-SET c.type = coalesce(head([t IN kinds WHERE 2 * size([v IN specific WHERE v = t]) > size(specific)]),
+// passage, a place in another) leave the question open. A type only a recogniser's labels
+// give must also be named by half of all the votes: "Helm" a person in one source of 99 is a
+// guess about a name it never saw, where "Neo4j is a graph database" in one source is said.
+WITH c, [v IN c.type_votes | CASE WHEN v STARTS WITH '~' THEN substring(v, 1) ELSE v END] AS votes
+WITH c, votes, [t IN votes WHERE NOT t IN ['', 'Concept', coalesce($fallback, 'Concept')]] AS specific
+WITH c, votes, specific, reduce(seen = [], t IN specific | CASE WHEN t IN seen THEN seen ELSE seen + t END) AS kinds
+SET c.type = coalesce(head([t IN kinds WHERE 2 * size([v IN specific WHERE v = t]) > size(specific)
+                                         AND (t IN c.type_votes OR 2 * size([v IN specific WHERE v = t]) >= size(votes))]),
                       CASE WHEN size(specific) > 0 THEN coalesce($fallback, head(specific))
                            ELSE coalesce(head([t IN c.type_votes WHERE t <> '']), 'Concept') END)
 WITH c

@@ -44,6 +44,7 @@ class Mention(BaseModel):
     name: str
     type: str  # the extractor's own type: entity resolution compares these (finer than the taxonomy's)
     taxonomy_type: str = ""  # the config's type it was mapped to
+    type_guessed: bool = False  # the type is a recogniser's label alone (see ExtractedConcept)
     description: str
     definition: str = ""  # a sentence of the source that defines it
     aliases: list[str]
@@ -82,6 +83,7 @@ class ConceptAction(BaseModel):
     name: str
     type: str  # the taxonomy's type
     extracted_type: str = ""  # the extractor's own
+    type_guessed: bool = False  # a recogniser's label alone: its vote counts only when repeated
     description: str
     definition: str = ""  # a sentence of the source that defines it: the node keeps the first
     aliases: list[str]

@@ -80,6 +80,7 @@ def build_mentions(batch: list[Candidates]) -> list[Mention]:
                     name=c.name,
                     type=c.extracted_type or c.type or "Concept",
                     taxonomy_type=c.type or "Concept",
+                    type_guessed=c.type_guessed,
                     description=c.description,
                     definition=c.definition,
                     aliases=list(c.aliases),

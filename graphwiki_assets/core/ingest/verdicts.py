@@ -127,6 +127,7 @@ def _action(
         name=m.name,
         type=m.taxonomy_type or m.type,
         extracted_type=m.type,
+        type_guessed=m.type_guessed,
         description=m.description or m.context,
         definition=m.definition,
         aliases=list(dict.fromkeys([m.name, *m.aliases])),  # the surface form becomes an alias

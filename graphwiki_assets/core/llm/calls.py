@@ -40,6 +40,9 @@ class ExtractedConcept(BaseModel):
     # ..."), when the extractor read one: it leads the concept's summary for good, however
     # many facts later sources add. Not asked of the model: its description is its own words.
     definition: SkipJsonSchema[str] = ""
+    # The type is an entity recogniser's label and nothing else said it: a guess the concept's
+    # other sources must repeat before it becomes the concept's type. Not asked of a model.
+    type_guessed: SkipJsonSchema[bool] = False
 
 
 class ExtractedClaim(BaseModel):

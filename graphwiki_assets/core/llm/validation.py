@@ -60,7 +60,7 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
         if key in by_key:
             kept = by_key[key]
             if kept.type.lower() in _GENERIC_TYPE and c.type.lower() not in _GENERIC_TYPE:
-                kept.type = _clean(c.type)
+                kept.type, kept.type_guessed = _clean(c.type), c.type_guessed
             kept.description = kept.description or _clean(c.description)
             kept.definition = kept.definition or _clean(c.definition)
             kept.aliases += c.aliases
@@ -71,6 +71,7 @@ def clean_extract(resp: ExtractResponse) -> ExtractResponse:
             description=_clean(c.description),
             definition=_clean(c.definition),
             aliases=list(c.aliases),
+            type_guessed=c.type_guessed,
         )
     lookup: dict[str, str] = {}
     for key, c in by_key.items():

@@ -122,6 +122,7 @@ def _extract(
         ExtractedConcept(
             name=c.name,
             type=typer.type_of(c),
+            type_guessed=typer.guessed(c),
             # only a definition describes; a first mention ("This is part 3 of our series on
             # charts") would lead every later summary of the concept
             description=c.description,

@@ -75,6 +75,10 @@ class Typer:
                 return self.labels[label]
         return None
 
+    def guessed(self, c: Candidate) -> bool:
+        """Whether ``type_of`` gives the recogniser's label alone (no stated kind, no head word)."""
+        return not c.stated_type and self.kind_head(c) is None and self.label_type(c) is not None
+
     def type_of(self, c: Candidate) -> str:
         # What a sentence states ("X is a library") outranks the name's own word for its kind
         # ("the Helm Charts Guide"), which outranks the recogniser's guess at an agent or a
