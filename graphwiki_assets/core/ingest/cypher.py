@@ -193,7 +193,7 @@ WITH c, votes, specific, reduce(seen = [], t IN specific | CASE WHEN t IN seen T
 SET c.type = coalesce(head([t IN kinds WHERE 2 * size([v IN specific WHERE v = t]) > size(specific)
                                          AND (t IN c.type_votes OR 2 * size([v IN specific WHERE v = t]) >= size(votes))]),
                       CASE WHEN size(specific) > 0 THEN coalesce($fallback, head(specific))
-                           ELSE coalesce(head([t IN c.type_votes WHERE t <> '']), 'Concept') END)
+                           ELSE coalesce(head([t IN votes WHERE t <> '']), 'Concept') END)
 WITH c
 OPTIONAL MATCH (c)-[:DERIVED_FROM]->(src:Source)
 // independent sources are distinct files: a changed version of a file is the same source

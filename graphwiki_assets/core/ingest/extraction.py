@@ -277,8 +277,10 @@ def merge_extractions(responses: list[ExtractResponse]) -> ExtractResponse:
                     kept.description = concept.description
                 if not kept.definition and concept.definition:
                     kept.definition = concept.definition
-                if kept.type in ("", "Concept") and concept.type:
-                    kept.type = concept.type
+                said = concept.type not in ("", "Concept") and not concept.type_guessed
+                if concept.type and (kept.type in ("", "Concept") or (kept.type_guessed and said)):
+                    # a chunk's stated kind outranks another chunk's recogniser label
+                    kept.type, kept.type_guessed = concept.type, concept.type_guessed
             for key in keys:
                 canonical.setdefault(key, home)
         for claim in response.claims:

@@ -87,7 +87,8 @@ class Stage1:
 
 
 def exact_graph_matches(store: GraphStore, mentions: list[Mention]) -> dict[int, dict]:
-    """The exact-key match of each mention, when its type does not contradict the node's."""
+    """The exact-key match of each mention, when its type does not contradict the node's; a
+    type that is a recogniser's label alone contradicts nothing."""
     keyed = [
         row
         for row in ({"index": m.index, "keys": m.keys, "query": key_query(m.keys)} for m in mentions)
@@ -96,8 +97,9 @@ def exact_graph_matches(store: GraphStore, mentions: list[Mention]) -> dict[int,
     found: dict[int, dict] = {}
     for row in store.query(cypher.EXACT_KEY_MATCHES, mentions=keyed) if keyed else []:
         mention = mentions[row["index"]]
-        if row["index"] not in found and types_compatible(
-            mention.type, row["type"], mention.taxonomy_type, row["taxonomy_type"] or ""
+        if row["index"] not in found and (
+            mention.type_guessed
+            or types_compatible(mention.type, row["type"], mention.taxonomy_type, row["taxonomy_type"] or "")
         ):
             found[row["index"]] = row
     return found
@@ -107,7 +109,7 @@ def exact_batch_homes(mentions: list[Mention], exact_graph: dict[int, dict]) -> 
     """Earlier mentions of the batch that a mention names by the same key: one node, as if the
     earlier one were already in the graph. Keys of a group grow with its members' aliases."""
     owner: dict[str, int] = {}  # key -> the group's first mention
-    group_type: dict[int, tuple[str, str]] = {}  # the group's (extracted, taxonomy) type
+    group_type: dict[int, tuple[str, str, bool]] = {}  # the group's (extracted, taxonomy) type, guessed or not
     home: dict[int, int] = {}
     for m in mentions:
         root = None
@@ -115,18 +117,20 @@ def exact_batch_homes(mentions: list[Mention], exact_graph: dict[int, dict]) -> 
             root = next((owner[k] for k in m.keys if k in owner and _fits_group(group_type[owner[k]], m)), None)
         if root is None:
             root = m.index
-            group_type[root] = (m.type, m.taxonomy_type)
+            group_type[root] = (m.type, m.taxonomy_type, m.type_guessed)
         else:
             home[m.index] = root
-            if group_type[root][0].lower() in GENERIC_TYPES:
-                group_type[root] = (m.type, m.taxonomy_type)
+            if group_type[root][0].lower() in GENERIC_TYPES or (group_type[root][2] and not m.type_guessed):
+                group_type[root] = (m.type, m.taxonomy_type, m.type_guessed)
         for key in m.keys:
             owner.setdefault(key, root)
     return home
 
 
-def _fits_group(group: tuple[str, str], m: Mention) -> bool:
-    return types_compatible(group[0], m.type, group[1], m.taxonomy_type)
+def _fits_group(group: tuple[str, str, bool], m: Mention) -> bool:
+    # a recogniser's label alone ("Helm 3" a place here, an organisation there) is no sign
+    # that one name means two things
+    return group[2] or m.type_guessed or types_compatible(group[0], m.type, group[1], m.taxonomy_type)
 
 
 def _embed(mentions: list[Mention], need: list[Mention], vectors: Vectors, overlaps: dict[int, set[int]]) -> None:
