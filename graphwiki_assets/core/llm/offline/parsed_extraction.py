@@ -2,11 +2,12 @@
 definitions and the claims about them, read from the parse instead of from word lists.
 
 The approach of GraphRAG's fast indexing method: names are the entities the recogniser finds
-and the noun phrases that name things (``parsed_names``); a concept's type is its entity label
-mapped onto the schema config's types (``TypeHint.entity_labels``), else the head noun a
-definition gives it ("A counter is a cumulative metric" -> metric), else its own head noun
-("Prometheus server" -> server), which the taxonomy maps; the fallback type only where nothing
-says more. A claim is a statement (a sentence with a grammatical subject) that mentions a concept,
+and the noun phrases that name things (``parsed_names``); a concept's type is the head noun a
+definition gives it ("A counter is a cumulative metric" -> metric), else its own head word when
+that names a kind ("Chart Template Guide" -> guide), else its entity label mapped onto the
+schema config's types (``TypeHint.entity_labels``, marked a guess), else its own head noun
+("values file" -> file), which the taxonomy maps; the fallback type only where nothing says
+more (``parsed_types``). A claim is a statement (a sentence with a grammatical subject) that mentions a concept,
 about the concept its subject names first (a concept, the agent of a passive, or a pronoun
 or "the <noun>" that refers back to one); a lead-in that ends in a colon and an instruction
 with no subject state nothing. A sentence "X is a Y" records X's definition.
@@ -103,8 +104,13 @@ def _extract(
     title_is_task: bool = False,
     verb_starts: frozenset[int] | set[int] = frozenset(),
 ) -> ExtractResponse:
-    fields = [s for s in doc.sents if is_field(s)]
-    sentences = [s for s in doc.sents if s.text.strip() and not is_field(s)]
+    fields: list[Any] = []
+    sentences: list[Any] = []
+    for s in doc.sents:
+        if is_field(s):
+            fields.append(s)
+        elif s.text.strip():
+            sentences.append(s)
     sentence_of = {t.i: n for n, s in enumerate(sentences) for t in s}
     names = collect(doc, sentence_of, verb_starts, {t.i for s in fields for t in s})
     _type_list_entries(names, sentences, req.section, inner)
@@ -121,15 +127,15 @@ def _extract(
     concepts = [
         ExtractedConcept(
             name=c.name,
-            type=typer.type_of(c),
-            type_guessed=typer.guessed(c),
+            type=type_,
+            type_guessed=guessed,
             # only a definition describes; a first mention ("This is part 3 of our series on
             # charts") would lead every later summary of the concept
             description=c.description,
             definition=c.definition,
             aliases=c.aliases,
         )
-        for c in chosen
+        for c, (type_, guessed) in zip(chosen, map(typer.typed, chosen))
     ]
     return ExtractResponse(concepts=concepts, claims=claims)
 

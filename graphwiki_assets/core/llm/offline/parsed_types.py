@@ -75,25 +75,23 @@ class Typer:
                 return self.labels[label]
         return None
 
-    def guessed(self, c: Candidate) -> bool:
-        """Whether ``type_of`` gives the recogniser's label alone (no stated kind, no head word)."""
-        return not c.stated_type and self.kind_head(c) is None and self.label_type(c) is not None
-
-    def type_of(self, c: Candidate) -> str:
+    def typed(self, c: Candidate) -> tuple[str, bool]:
+        """The concept's type, and whether it is the recogniser's label alone (no stated kind,
+        no head word for a kind): a guess, which the type vote counts only when repeated."""
         # What a sentence states ("X is a library") outranks the name's own word for its kind
         # ("the Helm Charts Guide"), which outranks the recogniser's guess at an agent or a
         # place, which outranks the bare form of the name.
         if c.stated_type:
-            return _as_type(c.stated_type)
+            return _as_type(c.stated_type), False
         kind = self.kind_head(c)
         labelled = self.label_type(c)
         if kind is not None and (labelled is None or c.labels.most_common(1)[0][0] in _AGENT_AND_PLACE_LABELS):
-            return _as_type(kind)
+            return _as_type(kind), False
         if labelled is not None:
-            return labelled
+            return labelled, kind is None
         if c.heads:  # a common noun phrase's head, whatever kind it names ("values file")
-            return _as_type(c.heads.most_common(1)[0][0])
-        return FALLBACK_WORD
+            return _as_type(c.heads.most_common(1)[0][0]), False
+        return FALLBACK_WORD, False
 
 
 def _as_type(word: str) -> str:
