@@ -204,13 +204,14 @@ def statement_of(doc: Any, names: Named) -> Statement | None:
     about = named = False
     if len(roots) == 1:  # one sentence: its main verb's subject
         opens = _opens_with(doc, roots[0], names)
-        about, named = _about(roots[0], names) or opens, _names_it(roots[0], names) or opens
+        about, named = (said or opens for said in _about(roots[0], names))
     return Statement(frame, tuple(f.slot for f in found), len(negations) % 2 == 1, keyed, about, named)
 
 
-def _about(verb: Any, names: Named) -> bool:
-    """Whether the verb's subject is the concept (or a part of it): it names the concept, or
-    the clause names nothing of the concept anywhere, so the claim hangs on the concept by
+def _about(verb: Any, names: Named) -> tuple[bool, bool]:
+    """Whether the verb's subject is the concept, and whether it names it. The subject is the
+    concept (or a part of it) when it names the concept, or when the clause names nothing of
+    the concept anywhere, so the claim hangs on the concept by
     its context ("It was first released in 2013", "The open-source edition limits each
     algorithm to four cores" in a document about it). A claim also hangs on every concept it
     merely mentions: "It was added to the National Register of Historic Places in 1979" is
@@ -221,18 +222,14 @@ def _about(verb: Any, names: Named) -> bool:
     states something of the kind itself."""
     subject = _subject(verb)
     if subject is None:
-        return False
+        return False, False
+    named = _mentions(subject, names)
     if not names.proper and not _generic(subject):
-        return False
-    if _mentions(subject, names):
-        return True
+        return False, named
+    if named:
+        return True, True
     inside = {t.i for t in subject.subtree}
-    return not any(t.lower_ in names.words for t in _clause(verb) if t.i not in inside)
-
-
-def _names_it(verb: Any, names: Named) -> bool:
-    subject = _subject(verb)
-    return subject is not None and _mentions(subject, names)
+    return not any(t.lower_ in names.words for t in _clause(verb) if t.i not in inside), False
 
 
 def _mentions(subject: Any, names: Named) -> bool:
@@ -303,7 +300,7 @@ def _keyed(doc: Any, found: Found, names: Named, values: set[int]) -> Keyed | No
     )
     denied = any(_negates(c) for c in tok.children) or (tok.dep_ == "xcomp" and _negates(tok.head))
     key = (tok.lemma_.lower(), joined, counted)
-    return Keyed(key, words, denied, found.slot, _about(tok, names), _names_it(tok, names))
+    return Keyed(key, words, denied, found.slot, *_about(tok, names))
 
 
 def _subject(verb: Any) -> Any:
