@@ -83,3 +83,37 @@ def test_a_type_only_the_recogniser_gave_is_marked_a_guess():
     concepts = {c.name: c for c in resp.concepts}
     assert concepts["Tova Renn"].type == "Person" and concepts["Tova Renn"].type_guessed
     assert concepts["Chart Template Guide"].type == "Guide" and not concepts["Chart Template Guide"].type_guessed
+
+
+def test_a_reference_entry_defines_what_its_heading_names():
+    # an API reference: the heading is the identifier, the text says what it does with no subject
+    resp = extract(
+        "Returns the number of elements in a sequence as an integer. Panics on a nil map.",
+        section="Sequence Helpers > sizeOf",
+    )
+    entry = next(c for c in resp.concepts if c.name == "sizeOf")
+    assert entry.definition == "sizeOf returns the number of elements in a sequence as an integer."
+    assert any(c.text.startswith("sizeOf returns the number") and c.about[0] == "sizeOf" for c in resp.claims)
+
+
+def test_a_function_word_heading_or_a_title_is_no_reference_entry():
+    text = "Returns the boolean negation of its argument."
+    assert not names(extract(text, section="Logic > not"))  # "not" is no name a question could use
+    # the document's title is not what an entry's sentence is about
+    resp = extract(text, title="Guide To Template Functions", section="")
+    assert not any("returns the boolean negation" in (c.definition or "") for c in resp.concepts)
+
+
+def test_names_given_as_examples_of_a_kind_take_that_kind():
+    # Hearst's patterns: "Xs such as A", "Xs like A", "Xs including A", "A and other Xs"
+    types = lambda text: {c.name: c.type for c in extract(text).concepts}  # noqa: E731
+    assert types("Databases such as Quillstore, Brindle and Marrowdb are supported.") == {
+        "Quillstore": "Database",
+        "Brindle": "Database",
+        "Marrowdb": "Database",
+    }
+    assert types("It runs on schedulers like Tarnwell and Cobaltweir.")["Cobaltweir"] == "Scheduler"
+    assert types("We moved Pellstore, Ferrix and other object stores to the new cluster.")["Ferrix"] == "Store"
+    # a definition outranks an example; a verb's "like" gives no kind
+    assert types("Quillstore is a cache. Databases such as Quillstore are fast.")["Quillstore"] == "Cache"
+    assert "Seqtool" not in {n for n, t in types("Seqtool works like the bash seq command.").items() if t != "Concept"}

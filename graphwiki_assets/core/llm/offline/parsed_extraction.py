@@ -21,6 +21,7 @@ from graphwiki_assets.core.llm.calls import ExtractedClaim, ExtractedConcept, Ex
 from graphwiki_assets.core.llm.offline.claims import Mentions
 from graphwiki_assets.core.llm.offline.context_types import section_type
 from graphwiki_assets.core.llm.offline.definitions import FORM_WORDS
+from graphwiki_assets.core.llm.offline.examples_of import state_kinds_by_example
 from graphwiki_assets.core.llm.offline.parsed_names import (
     Candidate,
     Names,
@@ -33,7 +34,7 @@ from graphwiki_assets.core.llm.offline.parsed_names import (
 from graphwiki_assets.core.llm.offline.parsed_types import Typer
 from graphwiki_assets.core.llm.offline.surface import normalize_source, strip_article
 from graphwiki_assets.core.llm.offline.titles import document_title
-from graphwiki_assets.core.llm.offline.verb_led import verb_led, verb_openings
+from graphwiki_assets.core.llm.offline.verb_led import third_person_openings, verb_led, verb_openings
 from graphwiki_assets.core.normal_forms import norm_name
 from graphwiki_assets.core.text.sentences import clip
 
@@ -56,6 +57,7 @@ def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) 
     ]
     parsed = list(nlp.pipe(texts, batch_size=64))
     openings = verb_openings(nlp, parsed)
+    third_person = third_person_openings(nlp, parsed)
     titles = [_document_title(r) for r in reqs]
     # Only a title taken from a heading or a file name may be a task ("Join …"): a record's own
     # title ("Finding Tarrow") and a title the text writes as it stands name their subject.
@@ -72,9 +74,9 @@ def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) 
     heading_docs = dict(zip(short, nlp.pipe(short)))
     typer = Typer(hints)
     return [
-        _extract(req, text, doc, heading_docs.get(heading), typer, inner, title, title[0] in tasks, starts)
-        for req, text, doc, heading, (_, inner), title, starts in zip(
-            reqs, texts, parsed, headings, bodies, titles, openings
+        _extract(req, text, doc, heading_docs.get(heading), typer, inner, title, title[0] in tasks, starts, described)
+        for req, text, doc, heading, (_, inner), title, starts, described in zip(
+            reqs, texts, parsed, headings, bodies, titles, openings, third_person
         )
     ]
 
@@ -103,6 +105,7 @@ def _extract(
     found_title: tuple[str | None, str | None],
     title_is_task: bool = False,
     verb_starts: frozenset[int] | set[int] = frozenset(),
+    third_person: frozenset[int] | set[int] = frozenset(),
 ) -> ExtractResponse:
     fields: list[Any] = []
     sentences: list[Any] = []
@@ -115,15 +118,24 @@ def _extract(
     names = collect(doc, sentence_of, verb_starts, {t.i for s in fields for t in s})
     _type_list_entries(names, sentences, req.section, inner)
     title = None if title_is_task else _title(found_title, names)
-    section = _section_subject(heading, names) or title
+    # sentences that open with a verb in the third person: a reference entry's description
+    described = {n for n, s in enumerate(sentences) if _first_word(s).i in third_person}
+    entry = _section_subject(heading, names, entry=0 in described)
+    section = entry or title
+    if entry is None:
+        described = set()  # only what a heading names is a reference entry's subject
     for n, sentence in enumerate(sentences):
-        _definition(sentence, n, names, section)
+        if n in described:
+            _entry_description(sentence, n, entry)
+        else:
+            _definition(sentence, n, names, section)
+    state_kinds_by_example(sentences, names)
     for c in [c for c in names.by_key.values() if written_lowercase(c, text)]:
         # a heading's or a column's capitals, whatever the recogniser guessed: a common term
         c.proper = c.entity = False
         c.name = c.name.lower()
     chosen = _select(names, len(text), section)
-    claims = _claims(sentences, chosen, section)
+    claims = _claims(sentences, chosen, section, described)
     concepts = [
         ExtractedConcept(
             name=c.name,
@@ -206,20 +218,50 @@ def _a_person(c: Candidate) -> bool:
     return bool(c.labels) and c.labels.most_common(1)[0][0] == "PERSON"
 
 
-def _section_subject(heading: Any, names: Names) -> Candidate | None:
+def _section_subject(heading: Any, names: Names, entry: bool = False) -> Candidate | None:
     """The thing a section's heading names ("Counter", "The Prometheus server"); a heading
-    that is a task or a question ("Installing Helm", "How it works") names none."""
+    that is a task or a question ("Installing Helm", "How it works") names none. A section
+    that opens by saying what something does with no subject ("Returns the first item") is a
+    reference entry: its heading names the thing even when the text never writes it again,
+    and a one-word heading there is an identifier whatever the tagger makes of it
+    ("trimAll")."""
     if heading is None or len(heading) == 0:
         return None
+    # a function word ("and", "not") is never a name a question could be matched against
+    identifier = entry and " " not in heading.text.strip() and not all(t.is_stop or t.is_punct for t in heading)
     root = next((t for t in heading if t.dep_ == "ROOT"), heading[0])
-    if root.pos_ not in ("NOUN", "PROPN") or any(t.pos_ in ("VERB", "AUX") for t in heading):
+    named = root.pos_ in ("NOUN", "PROPN") and not any(t.pos_ in ("VERB", "AUX") for t in heading)
+    if not (named or identifier):
         return None
     proper = any(t.pos_ == "PROPN" for t in heading)
-    name = name_of(trim(list(heading), common=not proper))
+    name = heading.text.strip() if identifier else name_of(trim(list(heading), common=not proper))
     found = names.find(name) if name else None
+    if found is None and entry and name and "," not in name:
+        found = names.add(name, 0)
     if found is not None:
         found.in_heading = True
     return found
+
+
+def _first_word(sentence: Any) -> Any:
+    return next((t for t in sentence if not t.is_space), sentence[0])
+
+
+def _with_subject(name: str, sentence: Any) -> str:
+    """ "Returns the first item." under the entry ``first``: "first returns the first item." """
+    text = sentence.text.strip()
+    return f"{name} {text[:1].lower()}{text[1:]}"
+
+
+def _entry_description(sentence: Any, n: int, section: Candidate | None) -> None:
+    """A reference entry's sentence that says what its subject does ("Returns ...") describes
+    it; the first such sentence is its definition."""
+    if section is None:
+        return
+    said = clip(_with_subject(section.name, sentence), _MAX_DESCRIPTION)
+    section.description = section.description or said
+    section.definition = section.definition or said
+    section.sentences.add(n)
 
 
 def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) -> None:
@@ -334,15 +376,24 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
     return kept_names + common
 
 
-def _claims(sentences: list[Any], chosen: list[Candidate], section: Candidate | None) -> list[ExtractedClaim]:
+def _claims(
+    sentences: list[Any], chosen: list[Candidate], section: Candidate | None, described: set[int]
+) -> list[ExtractedClaim]:
     mentions = Mentions(list(chosen))
     claims: list[ExtractedClaim] = []
     last: Candidate | None = section
-    for sentence in sentences:
+    for n, sentence in enumerate(sentences):
         text = sentence.text.strip()
         if len(sentence) < 4 or text.endswith(":"):
             continue  # a lead-in to what follows states nothing itself
         found: list[Candidate] = [c for c in mentions(text) if isinstance(c, Candidate)]  # narrows Named
+        if n in described and section is not None and section in chosen:
+            # what the entry's subject does, said with the subject the sentence leaves out
+            about = [section, *(c for c in found if c is not section)]
+            claims.append(
+                ExtractedClaim(text=_with_subject(section.name, sentence), about=[c.name for c in about[:_MAX_ABOUT]])
+            )
+            continue
         subject = _named_subject(sentence, found, last)
         if subject is None and not (found and any(t.dep_ in _SUBJECTS for t in sentence)):
             continue  # an instruction or a fragment: no subject at all

@@ -408,7 +408,8 @@ def _mention(
     # the head noun says what kind of thing a phrase names ("client applications", "Prometheus
     # server"); a one-word name is only itself, and a proper name's last word is part of the
     # name ("Alert Manager" is no manager)
-    noun = head.lemma_.lower() if len(tokens) > 1 and head.pos_ == "NOUN" and head.is_lower else ""
+    # (a version or a code is no kind: "Helm v4" is no "v4")
+    noun = head.lemma_.lower() if len(tokens) > 1 and head.pos_ == "NOUN" and head.is_lower and head.is_alpha else ""
     if len(words) > 1 and not noun and _singular_word(root := _root(tokens)):
         # the word the name's other words hang from ("Guide" in "Chart Template Guide",
         # "Foundation" in "Linux Foundation", "Trail" in "Trail of Bits"): the typer asks

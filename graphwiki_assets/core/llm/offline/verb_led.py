@@ -1,5 +1,5 @@
 """Verbs a capital hides: "Join Helm maintainers", "Install Helm Diff first", a heading
-"Migrating Helm v2 to v3".
+"Migrating Helm v2 to v3", a reference entry's "Returns the first item".
 
 A sentence's or a heading's first word is written with a capital whatever it is, and the
 tagger reads a capitalised word before a proper noun as a proper noun too, so the recogniser
@@ -19,6 +19,9 @@ _TAGGER_ONLY = ("parser", "ner")
 # What follows a base form that makes it an instruction: its object, a name or a determiner.
 # Before a common noun the base form is as often a noun of a compound ("Release Notes").
 _OBJECT_POS = frozenset({"PROPN", "DET", "PRON"})
+# A capitalised first word the tagger may have read as a noun ("Lists all releases"), never a
+# determiner, a pronoun or an auxiliary ("This", "Is it ...").
+_MAY_BE_VERB = frozenset({"VERB", "NOUN", "PROPN"})
 
 
 def reads_as_task(tagged: Any) -> bool:
@@ -55,6 +58,28 @@ def verb_openings(nlp: Any, docs: Iterable[Any]) -> list[set[int]]:
         for (n, i, _), tagged in zip(asks, nlp.pipe([text for _, _, text in asks], disable=_TAGGER_ONLY)):
             if reads_as_task(tagged):
                 found[n].add(i)
+    return found
+
+
+def third_person_openings(nlp: Any, docs: Iterable[Any]) -> list[set[int]]:
+    """For each parsed doc, the first tokens of the sentences that open with a verb in the
+    third person and so have no subject of their own ("Returns a boolean ...", "Removes given
+    characters ..."): the way a reference entry describes what its heading names. The tagger
+    reads such a word as a noun as often as a verb ("Lists all releases"), so it is asked
+    again with the first letter lowered."""
+    docs = list(docs)
+    found: list[set[int]] = [set() for _ in docs]
+    asks: list[tuple[int, int, str]] = []
+    for n, doc in enumerate(docs):
+        for sent in doc.sents:
+            first = next((t for t in sent if not t.is_space), None)
+            if first is None or not (first.is_alpha and first.is_title and first.lower_.endswith("s")):
+                continue
+            if first.pos_ in _MAY_BE_VERB and len(first) > 3:
+                asks.append((n, first.i, _lowered(doc[first.i : sent.end].text)))
+    for (n, i, _), tagged in zip(asks, nlp.pipe([text for _, _, text in asks], disable=_TAGGER_ONLY)):
+        if tagged[0].tag_ == "VBZ" and tagged[0].pos_ == "VERB":
+            found[n].add(i)
     return found
 
 
