@@ -52,9 +52,24 @@ def test_a_long_section_is_chunked_and_a_link_goes_with_the_chunks_that_say_it()
     text = f"# Probes\n\n{sentences}\n\nThe probes report to [Orrin Station](orrin.md).\n"
     [section] = prose_of(_doc(text)).sections
     chunks = chunks_of(section, max_chars=2000)
-    assert len(chunks) > 3 and all(len(c) <= 2000 for c, _ in chunks)
-    assert [links for _, links in chunks if links] == [("Orrin Station",)]
-    assert "Orrin Station" in chunks[-1][0]
+    assert len(chunks) > 3 and all(len(c.text) <= 2000 for c in chunks)
+    assert [c.links for c in chunks if c.links] == [("Orrin Station",)]
+    assert "Orrin Station" in chunks[-1].text
+
+
+def test_a_list_item_that_opens_with_a_set_apart_term_defines_it():
+    text = (
+        "# Flags\n\nThe tool takes these flags:\n\n"
+        "- `--drain`: Waits until every worker has finished its task.\n"
+        "- **Soft quota** \u2014 a limit that warns before it refuses.\n"
+        "- **Hard quota:** a limit that refuses at once.\n"
+        "- `kelp sync` has been removed.\n\n"
+        "**Note:** a paragraph's label defines nothing.\n"
+    )
+    [section] = prose_of(_doc(text)).sections
+    assert section.terms == ("--drain", "Soft quota", "Hard quota")
+    [chunk] = chunks_of(section, max_chars=2000)
+    assert chunk.terms == section.terms
 
 
 def test_many_short_sections_cost_the_calls_they_share_not_one_each():

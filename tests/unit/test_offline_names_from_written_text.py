@@ -117,3 +117,26 @@ def test_names_given_as_examples_of_a_kind_take_that_kind():
     # a definition outranks an example; a verb's "like" gives no kind
     assert types("Quillstore is a cache. Databases such as Quillstore are fast.")["Quillstore"] == "Cache"
     assert "Seqtool" not in {n for n, t in types("Seqtool works like the bash seq command.").items() if t != "Concept"}
+
+
+def test_a_definition_list_item_defines_its_term_whatever_its_parse_says():
+    text = (
+        "The scheduler has these modes:\n\nDrain mode: Waits until all workers are idle and all queues are empty.\n\n"
+        "Soft quota \u2014 a limit that warns before it refuses."
+    )
+    resp = OfflineLLM().extract(
+        ExtractRequest(source_id="src", title="modes.md", text=text, terms=["Drain mode", "Soft quota"])
+    )
+    defined = {c.name: c.definition for c in resp.concepts}
+    assert defined["Drain mode"] == "Drain mode: Waits until all workers are idle and all queues are empty."
+    assert defined["Soft quota"] == "Soft quota \u2014 a limit that warns before it refuses."
+    about = {c.text: c.about[0] for c in resp.claims}
+    assert about["Drain mode: Waits until all workers are idle and all queues are empty."] == "Drain mode"
+
+
+def test_one_word_labelled_once_is_typed_only_as_a_place():
+    # a place is known by its name; a person's or a firm's label on one word is a guess at context
+    types = {c.name: (c.type, c.type_guessed) for c in extract("The maintainers met in Lisbon in May.").concepts}
+    assert types["Lisbon"] == ("Place", True)
+    types = {c.name: c.type for c in extract("Kelso said the release of the chart was late.").concepts}
+    assert types.get("Kelso", "Concept") == "Concept"

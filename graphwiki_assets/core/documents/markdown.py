@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from graphwiki_assets.core.documents.defined_terms import defined_term
 from graphwiki_assets.core.documents.front_matter import metadata_of, toml_front_matter_plugin
 from graphwiki_assets.core.documents.model import Document, Link, Passage, TableRow, tidy
 from graphwiki_assets.core.documents.templates import CODE_BODIES, TEMPLATE_TAG, read_tag, template_plugin, without_tags
@@ -90,7 +91,7 @@ class _Walker:
                 self._table(tokens[i:close])
                 i = close
             elif token.type == "inline" and tokens[i - 1].type == "paragraph_open":
-                self._paragraph(token)
+                self._paragraph(token, listed=i >= 2 and tokens[i - 2].type == "list_item_open")
             # fence, code_block, html_block and front_matter carry no prose: nothing to do
             i += 1
 
@@ -102,14 +103,16 @@ class _Walker:
             self.headings.append((level, text))
             self.first_heading = self.first_heading or text
 
-    def _paragraph(self, inline: Token) -> None:
+    def _paragraph(self, inline: Token, listed: bool = False) -> None:
         if self.mdx and is_module_statement(inline):
             return
         text, links = self._inline(inline)
         # a paragraph that is nothing but code spans (a log line, a command) is a code sample
         words = any(c.type == "text" and any(ch.isalnum() for ch in c.content) for c in inline.children or [])
         if words and any(ch.isalnum() for ch in text):
-            self.passages.append(Passage(text=text, section=self.section, links=tuple(links)))
+            # only a list item defines a term: a paragraph's "**Note:**" is a label
+            term = defined_term(inline) if listed else ""
+            self.passages.append(Passage(text=text, section=self.section, links=tuple(links), term=term))
 
     def _table(self, tokens: list[Token]) -> None:
         headers: list[str] = []

@@ -31,6 +31,9 @@ class Passage:
     text: str
     section: tuple[str, ...] = ()
     links: tuple[Link, ...] = ()
+    # The term a definition-list item defines ("**Server-side apply** — the default for new
+    # releases", "`--wait`: waits until ..."): the item's text opens with it.
+    term: str = ""
 
     @property
     def section_path(self) -> str:

@@ -65,13 +65,18 @@ def _pieces(docs: list[SourceDocument], config: ExtractConfig) -> tuple[list[_Pi
         prose = prose_of(doc)
         removed.append(prose.removed_injections)
         parts = [
-            (section.section, text, links)
-            for section in prose.sections
-            for text, links in chunks_of(section, config.chunk_chars)
+            (section.section, chunk) for section in prose.sections for chunk in chunks_of(section, config.chunk_chars)
         ]
-        for i, (section, text, links) in enumerate(parts):
+        for i, (section, chunk) in enumerate(parts):
             piece_id = doc.source_id if len(parts) == 1 else f"{doc.source_id}#{i + 1}"
-            request = ExtractRequest(source_id=piece_id, title=doc.title, text=text, section=section, links=list(links))
+            request = ExtractRequest(
+                source_id=piece_id,
+                title=doc.title,
+                text=chunk.text,
+                section=section,
+                links=list(chunk.links),
+                terms=list(chunk.terms),
+            )
             pieces.append(_Piece(n, request))
     return pieces, removed
 

@@ -60,6 +60,9 @@ class ExtractRequest(BaseModel):
     # The anchor texts of the links in the text: each names something the text refers to,
     # a candidate concept; a link alone states no relation.
     links: list[str] = Field(default_factory=list)
+    # The terms the text's definition-list items define ("--wait: waits until ..."): each
+    # item opens with its term and says what it is.
+    terms: list[str] = Field(default_factory=list)
 
 
 class ExtractResponse(BaseModel):

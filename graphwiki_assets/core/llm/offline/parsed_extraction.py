@@ -33,6 +33,7 @@ from graphwiki_assets.core.llm.offline.parsed_names import (
 )
 from graphwiki_assets.core.llm.offline.parsed_types import Typer
 from graphwiki_assets.core.llm.offline.surface import normalize_source, strip_article
+from graphwiki_assets.core.llm.offline.term_items import defined_terms
 from graphwiki_assets.core.llm.offline.titles import document_title
 from graphwiki_assets.core.llm.offline.verb_led import third_person_openings, verb_led, verb_openings
 from graphwiki_assets.core.normal_forms import norm_name
@@ -130,12 +131,13 @@ def _extract(
         else:
             _definition(sentence, n, names, section)
     state_kinds_by_example(sentences, names)
+    items = defined_terms(req.terms, sentences, names)
     for c in [c for c in names.by_key.values() if written_lowercase(c, text)]:
         # a heading's or a column's capitals, whatever the recogniser guessed: a common term
         c.proper = c.entity = False
         c.name = c.name.lower()
     chosen = _select(names, len(text), section)
-    claims = _claims(sentences, chosen, section, described)
+    claims = _claims(sentences, chosen, section, described, items)
     concepts = [
         ExtractedConcept(
             name=c.name,
@@ -377,7 +379,11 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
 
 
 def _claims(
-    sentences: list[Any], chosen: list[Candidate], section: Candidate | None, described: set[int]
+    sentences: list[Any],
+    chosen: list[Candidate],
+    section: Candidate | None,
+    described: set[int],
+    items: dict[int, Candidate],
 ) -> list[ExtractedClaim]:
     mentions = Mentions(list(chosen))
     claims: list[ExtractedClaim] = []
@@ -387,6 +393,16 @@ def _claims(
         if len(sentence) < 4 or text.endswith(":"):
             continue  # a lead-in to what follows states nothing itself
         found: list[Candidate] = [c for c in mentions(text) if isinstance(c, Candidate)]  # narrows Named
+        if n in items and items[n] in chosen:
+            # a definition-list item is about its term, whatever its parse's subject
+            term = items[n]
+            claims.append(
+                ExtractedClaim(
+                    text=text, about=[c.name for c in [term, *(c for c in found if c is not term)]][:_MAX_ABOUT]
+                )
+            )
+            last = term
+            continue
         if n in described and section is not None and section in chosen:
             # what the entry's subject does, said with the subject the sentence leaves out
             about = [section, *(c for c in found if c is not section)]

@@ -38,6 +38,13 @@ FALLBACK_WORD = "Concept"
 # that names a kind outranks them. The labels of kinds (a work, an event, a product, a law)
 # already say what kind of thing the name is, and keep their word.
 _AGENT_AND_PLACE_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP"})
+# The labels one capitalised word earns once: a place's name is known by the word itself
+# (the countries and cities a news corpus is full of), where a person's or a firm's label on
+# one word is read off its context ("X said", an acronym), which technical text imitates
+# ("UUID", "TLS" as organisations). Re-DocRED's tune half: typed precision 0.48 -> 0.60 with
+# places, +0.01 more with persons and firms; the Helm docs: 11 of 18 such places right,
+# 6 of 14 persons, about 1 in 4 firms.
+_ONE_WORD_ONCE_LABELS = frozenset({"GPE", "LOC"})
 
 
 class Typer:
@@ -69,7 +76,7 @@ class Typer:
         for label, count in c.labels.most_common():
             if 2 * count <= max(c.mentions, 1):
                 return None
-            if " " not in c.name and count < 2:
+            if " " not in c.name and count < 2 and label not in _ONE_WORD_ONCE_LABELS:
                 return None  # one capitalised word labelled once is as often a tool as a person or a firm
             if label in self.labels:
                 return self.labels[label]
