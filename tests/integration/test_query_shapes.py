@@ -106,6 +106,17 @@ def test_a_list_of_a_type_no_concept_has_is_answered_as_the_thing_of_that_name(s
     assert "c-apoc" in answer.retrieved["concepts"] and "src-apoc" in answer.citations
 
 
+def test_a_list_of_a_word_only_an_extractor_used_as_a_type_is_the_thing_of_that_name(seed_graph, embedder, offline_llm):
+    # "in-toto attestations like SLSA" gave one concept the word "Attestation": "What are
+    # attestations?" still asks about the concept named so, not for a list of that type
+    seed_graph.query("MATCH (c:Concept {id: 'c-gds'}) SET c.extracted_type = 'PageRank'")
+    answer = ask(seed_graph, embedder, offline_llm, "Tell me about them", shape="topic", type_filter="PageRank")
+    assert answer.shape == "what_is" and "c-pagerank" in answer.retrieved["concepts"]
+    # a type of the taxonomy is still a list
+    listed = ask(seed_graph, embedder, offline_llm, "Tell me about them", shape="topic", type_filter="Library")
+    assert listed.shape == "topic"
+
+
 def test_provenance_traces_a_claim_to_its_source_with_sha256(seed_graph, embedder, offline_llm):
     answer = ask(seed_graph, embedder, offline_llm, "Where does the claim that Bolt listens on port 7687 come from?")
     assert (answer.shape, answer.technique) == ("provenance", "source traceability (SHA256)")

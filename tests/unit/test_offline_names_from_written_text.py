@@ -140,3 +140,13 @@ def test_one_word_labelled_once_is_typed_only_as_a_place():
     assert types["Lisbon"] == ("Place", True)
     types = {c.name: c.type for c in extract("Kelso said the release of the chart was late.").concepts}
     assert types.get("Kelso", "Concept") == "Concept"
+
+
+def test_a_defined_terms_short_form_in_brackets_is_its_alias_and_its_pieces_no_names():
+    text = "Quorum Lease Protocol (QLP): Keeps one writer per shard while the quorum stands."
+    resp = OfflineLLM().extract(
+        ExtractRequest(source_id="src", title="terms.md", text=text, terms=["Quorum Lease Protocol (QLP)"])
+    )
+    [term] = [c for c in resp.concepts if c.name == "Quorum Lease Protocol"]
+    assert "QLP" in term.aliases and term.definition.startswith("Quorum Lease Protocol (QLP): Keeps")
+    assert not {"Lease Protocol", "Quorum Lease"} & {c.name for c in resp.concepts}

@@ -9,11 +9,27 @@ from graphwiki_assets.core.query import cypher
 from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import Graph
+from graphwiki_assets.core.store.keys import key_query, name_key
 from graphwiki_assets.core.text.type_names import type_key
 
 
 def known_types(store: Graph) -> list[str]:
     return sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
+
+
+def _typed_as(store: Graph, word: str) -> bool:
+    """Whether some concept's type (the taxonomy's, not only the word an extractor used) is
+    what ``word`` asks for."""
+    return bool(matching_types(sorted({r["type"] for r in store.query(cypher.CONCEPT_TYPE_NAMES)}), [word]))
+
+
+def _named(store: Graph, word: str) -> bool:
+    key = name_key(word)
+    if not key:
+        return False
+    query = key_query([key, key.replace(" ", "")])
+    mention = {"index": 0, "key": key, "compact": key.replace(" ", ""), "query": query}
+    return bool(query and store.query(cypher.CONCEPTS_BY_KEYS, mentions=[mention], limit=5))
 
 
 def matching_types(known: list[str], wanted: list[str]) -> list[str]:
@@ -24,8 +40,14 @@ def matching_types(known: list[str], wanted: list[str]) -> list[str]:
 
 def as_named_thing(store: Graph, route: Route) -> Route:
     """ "What are attestations?" read as a list of a type the graph has no concepts of is a
-    question about the thing of that name: it is answered as "what is", not refused."""
-    if route.shape != "topic" or not route.type_filter or matching_types(known_types(store), [route.type_filter]):
+    question about the thing of that name: it is answered as "what is", not refused. So is it
+    when a concept has that name and the type is only a word an extractor gave some concept
+    ("attestations like SLSA"), not a type of the taxonomy."""
+    if route.shape != "topic" or not route.type_filter:
+        return route
+    if matching_types(known_types(store), [route.type_filter]) and (
+        _typed_as(store, route.type_filter) or not _named(store, route.type_filter)
+    ):
         return route
     reason = f"{route.reason}; no concept type is {route.type_filter!r}, so answered as 'what is {route.type_filter}'"
     return replace(

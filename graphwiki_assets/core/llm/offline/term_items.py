@@ -6,12 +6,15 @@ term's definition and a claim about it, whatever the parser makes the sentence's
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names
 from graphwiki_assets.core.text.sentences import clip
 
 _MAX_DESCRIPTION = 240
+# "Supply chain Levels for Software Artifacts (SLSA)": the name, and its short form in brackets
+_SHORT_FORM = re.compile(r"^(?P<name>.+?)\s*\((?P<short>[^()\s]+)\)$")
 
 
 def defined_terms(terms: list[str], sentences: list[Any], names: Names) -> dict[int, Candidate]:
@@ -22,13 +25,27 @@ def defined_terms(terms: list[str], sentences: list[Any], names: Names) -> dict[
         n = next((i for i, s in enumerate(sentences) if i not in found and s.text.lstrip().startswith(term)), None)
         if n is None:
             continue
-        c = names.find(term) or names.add(term, n)
+        bracketed = _SHORT_FORM.match(term)
+        name = bracketed["name"] if bracketed else term
+        c = names.find(name) or names.add(name, n)
         if c is None:
             continue
-        c.name = term  # as the item sets it apart ("--wait", not the "Waits" its text repeats)
+        c.name = name  # as the item sets it apart ("--wait", not the "Waits" its text repeats)
+        if bracketed:
+            names.alias(c, bracketed["short"])
+        _drop_pieces(names, c, n)
         said = clip(sentences[n].text.strip(), _MAX_DESCRIPTION)
         c.description = c.description or said
         c.definition = c.definition or said
         c.sentences.add(n)
         found[n] = c
     return found
+
+
+def _drop_pieces(names: Names, term: Candidate, n: int) -> None:
+    """A name found inside the term, and only in its item ("Levels for Software Artifacts"
+    in "Supply chain Levels for Software Artifacts"), is a piece of it, not a name of its own."""
+    words = term.key.split()
+    inner = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {term.key}
+    for key in [k for k, c in names.by_key.items() if k in inner and c is not term and c.sentences <= {n}]:
+        del names.by_key[key]

@@ -146,6 +146,13 @@ UNWIND [coalesce(c.type, 'Concept')] + CASE WHEN coalesce(c.extracted_type, '') 
 RETURN type, count(*) AS n
 """
 
+# The taxonomy's types the graph's concepts carry (not the extractors' own words).
+CONCEPT_TYPE_NAMES = f"""
+MATCH (c:Concept)
+WHERE {in_play("c")}
+RETURN DISTINCT coalesce(c.type, 'Concept') AS type
+"""
+
 CONCEPTS_OF_TYPES = f"""
 MATCH (c:Concept)
 WHERE (c.type IN $types OR c.extracted_type IN $types) AND {in_play("c")}
