@@ -28,6 +28,13 @@ CHANGES = [
     ("Tessel", "Tessel no longer ships a web console.", "Tessel ships a web console."),
     # "is now P" presupposes "was not P": one adjective slot each
     ("Tessel", "Tessel is now immutable.", "Tessel is mutable."),
+    # a transition stated in one claim: the stage after "to" is the state now
+    (
+        "Lease renewal",
+        "Lease renewal graduated from experimental to general availability in version 3.8.",
+        "In version 3.0, lease renewal is experimental and must be enabled.",
+    ),
+    ("Tessel", "Tessel is generally available.", "Tessel is in beta."),
 ]
 
 

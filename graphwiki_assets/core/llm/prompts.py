@@ -26,7 +26,7 @@ from graphwiki_assets.core.llm.calls import (
 )
 from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
-EXTRACT_PROMPT_VERSION = "extract/v5"
+EXTRACT_PROMPT_VERSION = "extract/v6"
 JUDGE_PROMPT_VERSION = "judge/v6"
 CONFLICT_PROMPT_VERSION = "conflict/v4"
 SUMMARY_PROMPT_VERSION = "summary/v4"
@@ -83,7 +83,8 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
         "A document may be one section of a longer file: its section is the path of headings "
         "above it, context for what the text is about, never a claim by itself. Its links are "
         "the texts of the links in it: each names something the text refers to (a concept when "
-        "it names an entity or term), but a link alone is no relation.\n"
+        "it names an entity or term), but a link alone is no relation. Its terms are the "
+        "terms its definition lists define: each is a concept, defined by the item that opens with it.\n"
         "Do not invent facts that a document does not state."
     )
     # a title that is already the text's first line is not paid for twice
@@ -93,6 +94,7 @@ def extract_messages(req: ExtractBatchRequest) -> Messages:
             **({} if d.text.split("\n", 1)[0].strip() == d.title.strip() else {"title": d.title}),
             **({"section": d.section} if d.section else {}),
             **({"links": d.links} if d.links else {}),
+            **({"terms": d.terms} if d.terms else {}),
             "text": d.text,
         }
         for d in req.documents

@@ -30,6 +30,7 @@ _MARKERS = [
     r"\bsince\s+(?:version|release|v?\d)",
     r"\bstarting\s+(?:with|from|in)\b",
     r"\b(?:formerly|previously|originally|initially|used\s+to)\b",
+    r"\b(?:graduated|promoted|moved|transitioned)\s+from\b",
 ]
 _MARKER = re.compile("|".join(f"(?:{m})" for m in _MARKERS), re.IGNORECASE)
 # The markers that assert a new state outright ("is now P" presupposes "was not P").
@@ -37,9 +38,11 @@ _BECOMING = re.compile(r"\b(?:is|are)\s+now\b|\b(?:has|have)\s+become\b|\bbecame
 
 # One attribute, values that exclude one another: the stage a feature, API or product is at.
 _RELEASE_STAGE = frozenset(
-    "experimental alpha beta preview incubating unstable stable deprecated obsolete removed retired legacy "
+    "experimental alpha beta preview incubating unstable stable ga deprecated obsolete removed retired legacy "
     "replaced superseded".split()
 )
+# "generally available", "general availability" and "GA" are one stage, written as one word.
+_GENERAL_AVAILABILITY = re.compile(r"\bgeneral(?:ly)?[\s\-]+availab(?:le|ility)\b", re.IGNORECASE)
 # "As of version 4, X is ...": the time qualifier is not part of the subject.
 _LEADING_TIME = re.compile(
     r"^\s*(?:as\s+of|since|starting\s+(?:with|from|in)|from|in|with|after)\b[^,;:]{0,40},\s*", re.IGNORECASE
@@ -48,6 +51,14 @@ _LEADING_TIME = re.compile(
 _COPULA = re.compile(
     r"^\s*(?:the\s+)?(?P<subject>[^,;:]+?)\s+(?P<verb>is|are|was|were|has\s+been|have\s+been|has\s+become|have\s+become|became)\s+"
     r"(?P<adverb>(?:now|still|already|no\s+longer|not)\s+)?(?P<predicate>[\w\-]+(?:\s+[\w\-]+){0,2})",
+    re.IGNORECASE,
+)
+# "OCI support graduated from experimental to general availability": a change stated in one
+# claim, whose state now is the one after "to".
+_TRANSITION = re.compile(
+    r"^\s*(?:the\s+)?(?P<subject>[^,;:]+?)\s+(?:has\s+|have\s+|was\s+|were\s+)?"
+    r"(?:graduated|moved|promoted|progressed|advanced|went|transitioned)\s+from\s+[\w\-]+(?:\s+[\w\-]+)?\s+"
+    r"(?:to|into)\s+(?P<predicate>[\w\-]+(?:\s+[\w\-]+){0,2})",
     re.IGNORECASE,
 )
 _DETERMINERS = frozenset("a an the one some any".split())
@@ -68,7 +79,7 @@ def _subject(words: str, concept: set[str]) -> frozenset[str]:
 def _stage(text: str) -> tuple[str, bool] | None:
     """The release stage a claim gives (the last named is the current one: "from beta to
     stable"), and whether it is negated before it."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z][\w\-]*", text)]
+    words = [w.lower() for w in re.findall(r"[A-Za-z][\w\-]*", _GENERAL_AVAILABILITY.sub("ga", text))]
     at = [i for i, w in enumerate(words) if w in _RELEASE_STAGE]
     if not at:
         return None
@@ -80,7 +91,18 @@ def _stage(text: str) -> tuple[str, bool] | None:
 def copular(text: str, concept: set[str]) -> dict | None:
     """ "X is (now) P": the subject (its words, or <concept> when it names the concept),
     the tense, whether the predicate is negated, and the predicate's words."""
-    found = _COPULA.match(_LEADING_TIME.sub("", text))
+    text = _GENERAL_AVAILABILITY.sub("ga", _LEADING_TIME.sub("", text))
+    moved = _TRANSITION.match(text)
+    if moved:  # the state it moved to, said now
+        to = [w.lower() for w in moved.group("predicate").split()]
+        return {
+            "subject": _subject(moved.group("subject"), concept),
+            "past": False,
+            "negated": False,
+            "nominal": False,
+            "predicate": to,
+        }
+    found = _COPULA.match(text)
     if not found:
         return None
     predicate = [w.lower() for w in found.group("predicate").split()]
