@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from graphwiki_assets.cli import bench_er_fit, bench_fuzz, bench_query, bench_soak, bench_workers
+from graphwiki_assets.cli import bench_er_fit, bench_fuzz, bench_query, bench_signatures, bench_soak, bench_workers
 from graphwiki_assets.cli.output import add_common, at_least
 
 
@@ -102,6 +102,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     bench_fuzz.register(kinds, add_common)
     bench_soak.register(kinds, add_common)
     bench_er_fit.register(kinds, add_common)
+    bench_signatures.register(kinds, add_common)
 
 
 def run_lease_growth(args: argparse.Namespace) -> int:

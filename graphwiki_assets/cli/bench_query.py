@@ -78,7 +78,7 @@ def _log(msg: str) -> None:
 
 
 @contextmanager
-def _bench_store(uri: str | None):
+def bench_store(uri: str | None):
     """The eval instance (started if needed), or the disposable server at ``uri``."""
     from graphwiki_assets.core.evals.instance import eval_settings, eval_store
     from graphwiki_assets.core.settings import Settings
@@ -96,7 +96,7 @@ def run_generate(args: argparse.Namespace) -> int:
     from graphwiki_assets.core.evals.generator import generate
     from graphwiki_assets.core.query.upkeep import refresh_query_state
 
-    with _bench_store(args.uri) as (settings, store):
+    with bench_store(args.uri) as (settings, store):
         embedder = load_embedder(settings.embedding_model)
         made = generate(store, args.concepts, embedder.dimension, seed=args.seed, replace=True, log=_log)
         started = time.monotonic()
@@ -129,7 +129,7 @@ def run_query(args: argparse.Namespace) -> int:
         seed=args.seed,
         ppr_via=args.ppr_via,
     )
-    with _bench_store(args.uri) as (settings, store):
+    with bench_store(args.uri) as (settings, store):
         embedder = load_embedder(settings.embedding_model)
         llm = build_llm(settings.llm)  # no answer cache: every question is answered, as a new one would be
         if args.current:

@@ -59,6 +59,24 @@ def test_a_refresh_recomputes_what_changed_and_the_neighbours_of_a_retyped_conce
     assert _stored(store)["c-gds"]["related:Method"] == 1 and "related:Algorithm" in _stored(store)["c-gds"]
 
 
+def test_a_batchs_refresh_reads_only_what_it_touched_and_the_last_one_reads_everything(store, embedder):
+    from graphwiki_assets.core.query.upkeep import refresh_after_batch
+
+    build_seed_graph(store, embedder)
+    refresh_signatures(store)
+    store.query(
+        "MATCH (a:Concept {id: 'c-louvain'}), (b:Concept {id: 'c-java'}) CREATE (a)-[:RELATED_TO {weight: 1}]->(b)"
+    )
+    store.query("MATCH (c:Concept {id: 'c-pagerank'}) SET c.type = 'Method'")  # its neighbours' entries move
+    # a batch that touched c-pagerank: it and its neighbours, not the edge another writer added
+    done = refresh_after_batch(store, last=False, touched=["c-pagerank"])
+    assert done["signatures"]["stale"] == 3 and sorted(stale(store)) == ["c-java", "c-louvain"]
+    assert _stored(store)["c-gds"]["related:Method"] == 1
+    # the run's last batch catches up every stale concept, whoever made it stale
+    refresh_after_batch(store, last=True, touched=["c-pagerank"])
+    assert stale(store) == [] and _stored(store)["c-louvain"]["related:Programming Language"] == 1
+
+
 def test_a_superseded_concept_is_no_candidate(store, embedder, offline_llm):
     build_seed_graph(store, embedder)
     store.query("MATCH (c:Concept {id: 'c-gds'}) SET c.status = 'superseded'")
@@ -128,3 +146,15 @@ def test_ingest_leaves_signatures_and_projection_up_to_date(store, embedder, set
     assert stale(store) == []
     status = projection_status(store)
     assert status.exists and not status.stale
+
+
+def test_the_signature_check_bench_measures_every_concept_against_a_batchs_share(store, embedder):
+    from graphwiki_assets.core.evals.signature_check import measure
+
+    build_seed_graph(store, embedder)
+    refresh_signatures(store)
+    data = measure(store, touched=(3,), runs=2)
+    assert data["concepts"] == len(CONCEPTS)
+    assert set(data["median_ms"]) == {"every concept", "3 touched"}
+    assert all(ms >= 0 for ms in data["median_ms"].values())
+    assert stale(store) == []  # it only reads

@@ -73,6 +73,15 @@ def commit_batch(
     return _reports(plans, links, store.write(work))
 
 
+def touched_concepts(plans: list[ResolutionPlan], links: list[ClaimLinks]) -> set[str]:
+    """The concepts a batch writes (their type may move) and both ends of every edge between
+    concepts it may add: the ones whose stored signatures it can make stale."""
+    touched = {a.concept_id for p in plans for a in p.actions}
+    touched |= {other for p in plans for a in p.actions for other in a.related_to}
+    touched |= {end for link in links for pair in link.associations for end in (pair["a"], pair["b"])}
+    return touched
+
+
 def batch_rows(
     plans: list[ResolutionPlan], links: list[ClaimLinks], vectors: Vectors, backend: str, stamp: Stamp
 ) -> BatchRows:

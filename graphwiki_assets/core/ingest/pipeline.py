@@ -28,7 +28,7 @@ from graphwiki_assets.core.config import SchemaConfig, default_config, load_conf
 from graphwiki_assets.core.embeddings import Encoder, vector_model_name
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
-from graphwiki_assets.core.ingest.commit import commit_batch, source_text
+from graphwiki_assets.core.ingest.commit import commit_batch, source_text, touched_concepts
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig, LeaseLost
@@ -115,6 +115,8 @@ class Ingestor:
     purpose: str = "graphwiki ingest"
     _schema_ready: bool = field(default=False, repr=False)
     _scope: Scope | None = field(default=None, repr=False)
+    # the concepts the commits since the last upkeep wrote or tied by an edge
+    _touched: set[str] = field(default_factory=set, repr=False)
 
     def ensure_schema(self) -> None:
         if not self._schema_ready:
@@ -201,6 +203,7 @@ class Ingestor:
         plans = resolve_batch(self.store, self.llm, batch, vectors, self.config.resolution, self.times)
         links = [plan_claims(plan, vectors) for plan in plans]
         find_conflicts(self.store, self.llm, plans, links, self.config.conflicts, self.times)
+        self._touched |= touched_concepts(plans, links)  # before the write: a failed one only checks more
         with self.times.stage("write"):
             return commit_batch(
                 self.store,
@@ -240,8 +243,10 @@ class Ingestor:
         return self.finish(self.prepare(items))
 
     def upkeep(self, last: bool) -> None:
-        """After a batch is committed: the query signatures, and the projection when due."""
-        refresh_after_batch(self.store, last=last, log=self.log)
+        """After a batch is committed: the query signatures of what it touched (of every stale
+        concept after the last), and the projection when due."""
+        touched, self._touched = self._touched, set()
+        refresh_after_batch(self.store, last=last, log=self.log, touched=touched)
 
     def summaries(self) -> SummaryRun:
         with self.times.stage("summaries"):

@@ -16,8 +16,9 @@ exact score then orders.
 A signature is stale when the concept's number of edges changed since, or its type or
 status did, which also changes its neighbours' entries (an edge moved from one concept to
 another changes the degree of both ends, or supersedes one of them). Ingest
-refreshes the stale ones after each batch (``query.upkeep``); a graph written by other means
-is caught up by the first "shaped like" question that meets a concept without one.
+refreshes the ones a batch touched after each batch, and every stale one after a run's last
+batch (``query.upkeep``); a graph written by other means is caught up by the next full
+refresh or by the first "shaped like" question that meets a concept without one.
 """
 
 from __future__ import annotations
@@ -90,11 +91,20 @@ def _store(tx, rows: list[dict]) -> int:
     return tx.run(cypher.SIGNATURES_WRITE, rows=rows).single()["written"]
 
 
-def stale(store: Graph) -> list[str]:
+def stale(store: Graph, among: Iterable[str] | None = None) -> list[str]:
     """Concepts whose signature is missing or out of date, then the neighbours of those whose
     type or status moved (their entries name it): neighbours first, so a crash halfway
-    leaves the moved concept stale and it is found again."""
-    rows = store.query(cypher.SIGNATURES_STALE)
+    leaves the moved concept stale and it is found again. ``among``: only those concepts are
+    checked (a batch's), not every concept of the graph."""
+    if among is None:
+        rows = store.query(cypher.SIGNATURES_STALE)
+    else:
+        ids = sorted(set(among))
+        rows = [
+            r
+            for start in range(0, len(ids), BATCH)
+            for r in store.query(cypher.SIGNATURES_STALE_AMONG, ids=ids[start : start + BATCH])
+        ]
     moved = [r["id"] for r in rows if r["moved"]]
     near = {n for r in store.query(cypher.NEIGHBOURS, ids=moved) for n in r["neighbours"]} if moved else set()
     near -= set(moved)
@@ -102,8 +112,10 @@ def stale(store: Graph) -> list[str]:
     return sorted(near) + rest + moved
 
 
-def refresh_signatures(store: Graph) -> dict:
-    """Bring every stale signature up to date; cheap when nothing changed (one scan)."""
+def refresh_signatures(store: Graph, among: Iterable[str] | None = None) -> dict:
+    """Bring every stale signature up to date; cheap when nothing changed (one scan). With
+    ``among`` (the concepts a batch touched), only those and the neighbours of any whose type
+    or status moved are read: a batch's refresh costs what the batch wrote, not the graph."""
     with _REFRESHING:
-        ids = stale(store)
+        ids = stale(store, among)
         return {"stale": len(ids), "written": compute(store, ids) if ids else 0}

@@ -5,7 +5,9 @@ signatures (``signatures.py``, incremental: only the concepts a batch touched), 
 projection (``projection.py``, rebuilt whole) and the FastRP node embeddings written from
 it (``structure.py``, with every rebuild). The ingest pipeline calls
 ``refresh_after_batch`` after each committed batch; the Dagster assets of the query group
-do the same after ``claim_links``. Signatures are refreshed every batch. Rebuilding the
+do the same after ``claim_links``. Signatures are refreshed every batch: those of the
+concepts the batch touched, and on the last batch of a run every stale one (a full scan,
+O(concepts), once a run instead of once a batch). Rebuilding the
 projection costs seconds on a large graph, so between the first and the last batch of a
 run it is rebuilt at most once per ``PROJECTION_INTERVAL_S``; the last batch always
 rebuilds it. Queries in between answer from the previous build (nodes newer than it are
@@ -18,7 +20,7 @@ next refresh (or ``graphwiki ask --refresh``) catches up. The failure is logged.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from neo4j.exceptions import Neo4jError
 
@@ -52,12 +54,19 @@ def _projection_age_s(store: GraphStore) -> float | None:
     return max(0.0, time.time() - found["created"].timestamp())
 
 
-def refresh_after_batch(store: GraphStore, last: bool = True, log: Callable[[str], None] = lambda msg: None) -> dict:
-    """After an ingest batch: signatures always; the projection on the last batch of a run,
-    or when the current one is older than PROJECTION_INTERVAL_S (or missing)."""
+def refresh_after_batch(
+    store: GraphStore,
+    last: bool = True,
+    log: Callable[[str], None] = lambda msg: None,
+    touched: Iterable[str] | None = None,
+) -> dict:
+    """After an ingest batch: signatures always (of the concepts the batch ``touched`` when
+    given, of every stale one on a run's last batch, which also catches what other writers
+    changed); the projection on the last batch of a run, or when the current one is older
+    than PROJECTION_INTERVAL_S (or missing)."""
     done: dict = {}
     try:
-        done["signatures"] = refresh_signatures(store)
+        done["signatures"] = refresh_signatures(store, None if last else touched)
         age = _projection_age_s(store)
         if last or age is None or age > PROJECTION_INTERVAL_S:
             projection, done["structure"] = rebuild_projection(store)

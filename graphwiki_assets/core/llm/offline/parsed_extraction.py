@@ -121,13 +121,13 @@ def _extract(
     title = None if title_is_task else _title(found_title, names)
     # sentences that open with a verb in the third person: a reference entry's description
     described = {n for n, s in enumerate(sentences) if _first_word(s).i in third_person}
-    entry = _section_subject(heading, names, entry=0 in described)
-    section = entry or title
-    if entry is None:
+    headed = _section_subject(heading, names, entry=0 in described)
+    section = headed or title
+    if headed is None:
         described = set()  # only what a heading names is a reference entry's subject
     for n, sentence in enumerate(sentences):
         if n in described:
-            _entry_description(sentence, n, entry)
+            _entry_description(sentence, n, headed)
         else:
             _definition(sentence, n, names, section)
     state_kinds_by_example(sentences, names)

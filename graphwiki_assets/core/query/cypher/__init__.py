@@ -51,6 +51,7 @@ from graphwiki_assets.core.query.cypher.signatures import (
     SIGNATURE_OF,
     SIGNATURES_READ,
     SIGNATURES_STALE,
+    SIGNATURES_STALE_AMONG,
     SIGNATURES_WRITE,
 )
 from graphwiki_assets.core.query.cypher.subgraph import (
@@ -106,6 +107,7 @@ __all__ = [
     "SIGNATURES_READ",
     "SIGNATURES_WRITE",
     "SIGNATURES_STALE",
+    "SIGNATURES_STALE_AMONG",
     "ANY_SIGNATURE",
     "SHAPE_CANDIDATES",
     "SHARED_NEIGHBOURS",

@@ -54,6 +54,17 @@ WHERE c.shape_at IS NULL OR c.shape_degree <> degree OR c.shape_state <> state
 RETURN c.id AS id, c.shape_state IS NOT NULL AND c.shape_state <> state AS moved
 """
 
+# The same check among the concepts a batch touched (its concepts and both ends of its new
+# edges): a batch's refresh reads what it wrote, not every concept.
+SIGNATURES_STALE_AMONG = """
+UNWIND $ids AS id
+MATCH (c:Concept {id: id})
+WITH c, coalesce(c.type, 'Concept') + '|' + coalesce(c.status, 'current') AS state,
+     COUNT { (c)-[:RELATED_TO|PART_OF]-() } AS degree
+WHERE c.shape_at IS NULL OR c.shape_degree <> degree OR c.shape_state <> state
+RETURN c.id AS id, c.shape_state IS NOT NULL AND c.shape_state <> state AS moved
+"""
+
 # Whether any concept has a stored signature (stops at the first).
 ANY_SIGNATURE = """
 OPTIONAL MATCH (c:Concept) WHERE c.shape_at IS NOT NULL
