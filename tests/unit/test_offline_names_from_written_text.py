@@ -150,3 +150,8 @@ def test_a_defined_terms_short_form_in_brackets_is_its_alias_and_its_pieces_no_n
     [term] = [c for c in resp.concepts if c.name == "Quorum Lease Protocol"]
     assert "QLP" in term.aliases and term.definition.startswith("Quorum Lease Protocol (QLP): Keeps")
     assert not {"Lease Protocol", "Quorum Lease"} & {c.name for c in resp.concepts}
+
+
+def test_a_common_noun_given_as_an_example_takes_no_kind():
+    found = {c.name: c.type for c in extract("It keeps the index and other files on the shared volume.").concepts}
+    assert found.get("index", "Concept") == "Concept"

@@ -66,8 +66,9 @@ def _examples(sentence: Any) -> list[tuple[str, Any]]:
 
 def state_kinds_by_example(sentences: list[Any], names: Names) -> None:
     """Give each name a pattern lists as an example its kind, unless a sentence already
-    stated one ("X is a Y" outranks an example)."""
-    spans = [(c, first.i, last.i) for c, first, last in names.spans]
+    stated one ("X is a Y" outranks an example). Only a name is an instance of the kind: a
+    common noun listed so ("files and other locations") is a narrower kind, not a thing of it."""
+    spans = [(c, first.i, last.i) for c, first, last in names.spans if c.proper]
     for sentence in sentences:
         for kind, token in _examples(sentence):
             owner: Candidate | None = next((c for c, a, b in spans if a <= token.i <= b), None)
