@@ -75,17 +75,25 @@ def spellings(key: str) -> list[str]:
     return list(dict.fromkeys([key, compact] + [f"{compact[:i]} {compact[i:]}" for i in range(1, len(compact))]))
 
 
+def _key_params(index: int, key: str) -> dict:
+    """One mention's parameters for ``CONCEPTS_BY_KEYS``: its key and the ways it may be spaced."""
+    return {"index": index, "key": key, "compact": _compact(key), "query": key_query(spellings(key))}
+
+
+def is_named(store: Graph, name: str) -> bool:
+    """Whether some concept in play has ``name`` (or a spacing of it) as its name or an alias."""
+    key = name_key(name)
+    params = _key_params(0, key) if key else None
+    return bool(params and params["query"] and store.query(cypher.CONCEPTS_BY_KEYS, mentions=[params], limit=KEY_HITS))
+
+
 def link_entities(store: Graph, embedder: Encoder, mentions: list[str], config: LinkConfig = LinkConfig()) -> Linking:
     mentions = [m for m in dict.fromkeys(m.strip() for m in mentions) if name_key(m)]
     linking = Linking()
     if not mentions:
         return linking
     keys = [name_key(m) for m in mentions]
-    params = [
-        {"index": i, "key": key, "compact": _compact(key), "query": key_query(spellings(key))}
-        for i, key in enumerate(keys)
-    ]
-    params = [p for p in params if p["query"]]
+    params = [p for p in (_key_params(i, key) for i, key in enumerate(keys)) if p["query"]]
     exact: dict[int, list[dict]] = {}
     for row in store.query(cypher.CONCEPTS_BY_KEYS, mentions=params, limit=KEY_HITS) if params else []:
         exact.setdefault(row["index"], []).append(row)

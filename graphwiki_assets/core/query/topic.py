@@ -6,30 +6,21 @@ from dataclasses import replace
 
 from graphwiki_assets.core.config.kinds import type_words
 from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query.linking import is_named
 from graphwiki_assets.core.query.models import Link, QueryOptions, Retrieval, Route
 from graphwiki_assets.core.query.subgraph import claims_about
 from graphwiki_assets.core.store.driver import Graph
-from graphwiki_assets.core.store.keys import key_query, name_key
 from graphwiki_assets.core.text.type_names import type_key
 
 
+def _types(store: Graph) -> tuple[list[str], list[str]]:
+    """(every type a concept answers to, the taxonomy's types among them)."""
+    rows = store.query(cypher.CONCEPT_TYPES)
+    return sorted(r["type"] for r in rows), sorted(r["type"] for r in rows if r["taxonomy"])
+
+
 def known_types(store: Graph) -> list[str]:
-    return sorted(r["type"] for r in store.query(cypher.CONCEPT_TYPES))
-
-
-def _typed_as(store: Graph, word: str) -> bool:
-    """Whether some concept's type (the taxonomy's, not only the word an extractor used) is
-    what ``word`` asks for."""
-    return bool(matching_types(sorted({r["type"] for r in store.query(cypher.CONCEPT_TYPE_NAMES)}), [word]))
-
-
-def _named(store: Graph, word: str) -> bool:
-    key = name_key(word)
-    if not key:
-        return False
-    query = key_query([key, key.replace(" ", "")])
-    mention = {"index": 0, "key": key, "compact": key.replace(" ", ""), "query": query}
-    return bool(query and store.query(cypher.CONCEPTS_BY_KEYS, mentions=[mention], limit=5))
+    return _types(store)[0]
 
 
 def matching_types(known: list[str], wanted: list[str]) -> list[str]:
@@ -45,8 +36,9 @@ def as_named_thing(store: Graph, route: Route) -> Route:
     ("attestations like SLSA"), not a type of the taxonomy."""
     if route.shape != "topic" or not route.type_filter:
         return route
-    if matching_types(known_types(store), [route.type_filter]) and (
-        _typed_as(store, route.type_filter) or not _named(store, route.type_filter)
+    known, taxonomy = _types(store)
+    if matching_types(known, [route.type_filter]) and (
+        matching_types(taxonomy, [route.type_filter]) or not is_named(store, route.type_filter)
     ):
         return route
     reason = f"{route.reason}; no concept type is {route.type_filter!r}, so answered as 'what is {route.type_filter}'"

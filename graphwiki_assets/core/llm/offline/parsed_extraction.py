@@ -23,9 +23,11 @@ from graphwiki_assets.core.llm.offline.context_types import section_type
 from graphwiki_assets.core.llm.offline.definitions import FORM_WORDS
 from graphwiki_assets.core.llm.offline.examples_of import state_kinds_by_example
 from graphwiki_assets.core.llm.offline.parsed_names import (
+    MAX_DESCRIPTION,
     Candidate,
     Names,
     collect,
+    inner_keys,
     is_field,
     name_of,
     trim,
@@ -35,11 +37,10 @@ from graphwiki_assets.core.llm.offline.parsed_types import Typer
 from graphwiki_assets.core.llm.offline.surface import normalize_source, strip_article
 from graphwiki_assets.core.llm.offline.term_items import defined_terms
 from graphwiki_assets.core.llm.offline.titles import document_title
-from graphwiki_assets.core.llm.offline.verb_led import third_person_openings, verb_led, verb_openings
+from graphwiki_assets.core.llm.offline.verb_led import first_word, third_person_openings, verb_led, verb_openings
 from graphwiki_assets.core.normal_forms import norm_name
 from graphwiki_assets.core.text.sentences import clip
 
-_MAX_DESCRIPTION = 240
 _MAX_ABOUT = 8
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 # Pronouns that refer back to what the text is about; first and second person name the
@@ -120,7 +121,7 @@ def _extract(
     _type_list_entries(names, sentences, req.section, inner)
     title = None if title_is_task else _title(found_title, names)
     # sentences that open with a verb in the third person: a reference entry's description
-    described = {n for n, s in enumerate(sentences) if _first_word(s).i in third_person}
+    described = {n for n, s in enumerate(sentences) if (w := first_word(s)) is not None and w.i in third_person}
     headed = _section_subject(heading, names, entry=0 in described)
     section = headed or title
     if headed is None:
@@ -245,10 +246,6 @@ def _section_subject(heading: Any, names: Names, entry: bool = False) -> Candida
     return found
 
 
-def _first_word(sentence: Any) -> Any:
-    return next((t for t in sentence if not t.is_space), sentence[0])
-
-
 def _with_subject(name: str, sentence: Any) -> str:
     """ "Returns the first item." under the entry ``first``: "first returns the first item." """
     text = sentence.text.strip()
@@ -260,10 +257,7 @@ def _entry_description(sentence: Any, n: int, section: Candidate | None) -> None
     it; the first such sentence is its definition."""
     if section is None:
         return
-    said = clip(_with_subject(section.name, sentence), _MAX_DESCRIPTION)
-    section.description = section.description or said
-    section.definition = section.definition or said
-    section.sentences.add(n)
+    section.define(_with_subject(section.name, sentence), n)
 
 
 def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) -> None:
@@ -289,7 +283,7 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
         target = (names.find(name) or names.add(name, n)) if name else None
     if target is None:
         return
-    said = clip(sentence.text.strip(), _MAX_DESCRIPTION)
+    said = clip(sentence.text.strip(), MAX_DESCRIPTION)
     target.description = target.description or said
     if subject.pos_ != "PRON":
         # "It is a ..." describes the section's subject but cannot lead its summary alone
@@ -329,11 +323,6 @@ def _past_form_word(attr: Any) -> Any:
     return attr
 
 
-def _inner_keys(name: str) -> set[str]:
-    words = norm_name(name).split()
-    return {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {" ".join(words)}
-
-
 def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candidate]:
     """The names worth a page: the title, what a heading or a definition names, every entity
     the recogniser finds, a proper noun it missed but the text repeats, and a compound common
@@ -344,7 +333,7 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
     kinds = {subject.stated_type, *subject.heads} if subject is not None else set()
 
     # a piece of another name's stated alias ("First Circle" in "Games of the First Circle")
-    pieces = {w for c in names.by_key.values() for a in c.aliases if " " in a for w in _inner_keys(a)}
+    pieces = {w for c in names.by_key.values() for a in c.aliases if " " in a for w in inner_keys(a)}
 
     def keep(c: Candidate) -> bool:
         many = len(c.sentences)

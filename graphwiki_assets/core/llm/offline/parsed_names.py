@@ -21,6 +21,9 @@ from graphwiki_assets.core.llm.offline.candidates import capitalised_runs, has_n
 from graphwiki_assets.core.llm.offline.names import acronym_letters
 from graphwiki_assets.core.llm.offline.surface import is_date_or_number
 from graphwiki_assets.core.normal_forms import norm_name, singular
+from graphwiki_assets.core.text.sentences import clip
+
+MAX_DESCRIPTION = 240  # characters of a sentence kept as a description or a definition
 
 # The recogniser's labels that name an entity; dates, times, money, quantities and
 # ordinals are values a claim states, not things a page is about.
@@ -58,6 +61,14 @@ class Candidate:
     in_heading: bool = False
     aliases: list[str] = field(default_factory=list)
     short_forms: list[str] = field(default_factory=list)
+
+    def define(self, sentence: str, n: int) -> None:
+        """The sentence ``n`` says what it is: its description and definition, unless an
+        earlier one did."""
+        said = clip(sentence.strip(), MAX_DESCRIPTION)
+        self.description = self.description or said
+        self.definition = self.definition or said
+        self.sentences.add(n)
 
     def add_mention(
         self, sentence: int, head: str, label: str | None, proper: bool, subject: bool, entity: bool
@@ -428,3 +439,9 @@ def _root(tokens: list[Any]) -> Any:
     """The token of a span whose head lies outside it (the last one when the parse disagrees)."""
     inside = {t.i for t in tokens}
     return next((t for t in tokens if t.head.i not in inside or t.head.i == t.i), tokens[-1])
+
+
+def inner_keys(name: str) -> set[str]:
+    """The keys of every run of words inside a name, the name itself aside."""
+    words = norm_name(name).split()
+    return {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {" ".join(words)}

@@ -9,10 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names
-from graphwiki_assets.core.text.sentences import clip
+from graphwiki_assets.core.llm.offline.parsed_names import Candidate, Names, inner_keys
 
-_MAX_DESCRIPTION = 240
 # "Supply chain Levels for Software Artifacts (SLSA)": the name, and its short form in brackets
 _SHORT_FORM = re.compile(r"^(?P<name>.+?)\s*\((?P<short>[^()\s]+)\)$")
 
@@ -34,10 +32,7 @@ def defined_terms(terms: list[str], sentences: list[Any], names: Names) -> dict[
         if bracketed:
             names.alias(c, bracketed["short"])
         _drop_pieces(names, c, n)
-        said = clip(sentences[n].text.strip(), _MAX_DESCRIPTION)
-        c.description = c.description or said
-        c.definition = c.definition or said
-        c.sentences.add(n)
+        c.define(sentences[n].text, n)
         found[n] = c
     return found
 
@@ -45,7 +40,6 @@ def defined_terms(terms: list[str], sentences: list[Any], names: Names) -> dict[
 def _drop_pieces(names: Names, term: Candidate, n: int) -> None:
     """A name found inside the term, and only in its item ("Levels for Software Artifacts"
     in "Supply chain Levels for Software Artifacts"), is a piece of it, not a name of its own."""
-    words = term.key.split()
-    inner = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)} - {term.key}
+    inner = inner_keys(term.key)
     for key in [k for k, c in names.by_key.items() if k in inner and c is not term and c.sentences <= {n}]:
         del names.by_key[key]

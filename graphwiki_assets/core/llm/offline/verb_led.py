@@ -11,7 +11,7 @@ recogniser off.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 VERB_TAGS = frozenset({"VB", "VBG"})  # an instruction's base form, a task's gerund
@@ -40,25 +40,57 @@ def _lowered(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def verb_openings(nlp: Any, docs: Iterable[Any]) -> list[set[int]]:
-    """For each parsed doc, the indices of the tokens that open a sentence and are verbs: the
-    tagger said so, or says so once the capital is lowered."""
+def first_word(sentence: Any) -> Any | None:
+    """A sentence's first token that is not whitespace."""
+    return next((t for t in sentence if not t.is_space), None)
+
+
+def _openings(
+    nlp: Any,
+    docs: Iterable[Any],
+    said: Callable[[Any, Any], bool],
+    ask: Callable[[Any, Any], bool],
+    answer: Callable[[Any], bool],
+) -> list[set[int]]:
+    """For each parsed doc, the first tokens of the sentences whose opening the tagger already
+    ``said`` is one, or, for those worth the ``ask``, whose words with the first letter lowered
+    the tagger (parser and recogniser off) reads as one (``answer``)."""
     docs = list(docs)
     found: list[set[int]] = [set() for _ in docs]
     asks: list[tuple[int, int, str]] = []
     for n, doc in enumerate(docs):
         for sent in doc.sents:
-            first = sent[0] if not sent[0].is_space else (sent[1] if len(sent) > 1 else sent[0])
-            second = doc[first.i + 1] if first.i + 1 < sent.end else None
-            if first.tag_ in VERB_TAGS:
+            first = first_word(sent)
+            if first is None:
+                continue
+            if said(first, sent):
                 found[n].add(first.i)
-            elif _may_hide_a_verb(first, second):
+            elif ask(first, sent):
                 asks.append((n, first.i, _lowered(doc[first.i : sent.end].text)))
-    if asks:
-        for (n, i, _), tagged in zip(asks, nlp.pipe([text for _, _, text in asks], disable=_TAGGER_ONLY)):
-            if reads_as_task(tagged):
-                found[n].add(i)
+    for (n, i, _), tagged in zip(asks, nlp.pipe([text for _, _, text in asks], disable=_TAGGER_ONLY)):
+        if answer(tagged):
+            found[n].add(i)
     return found
+
+
+def verb_openings(nlp: Any, docs: Iterable[Any]) -> list[set[int]]:
+    """For each parsed doc, the indices of the tokens that open a sentence and are verbs: the
+    tagger said so, or says so once the capital is lowered."""
+
+    def hides_a_verb(first: Any, sent: Any) -> bool:
+        return _may_hide_a_verb(first, first.doc[first.i + 1] if first.i + 1 < sent.end else None)
+
+    return _openings(nlp, docs, lambda first, _: first.tag_ in VERB_TAGS, hides_a_verb, reads_as_task)
+
+
+def _may_be_third_person(first: Any, _: Any) -> bool:
+    return (
+        first.is_alpha
+        and first.is_title
+        and first.lower_.endswith("s")
+        and first.pos_ in _MAY_BE_VERB
+        and len(first) > 3
+    )
 
 
 def third_person_openings(nlp: Any, docs: Iterable[Any]) -> list[set[int]]:
@@ -67,20 +99,13 @@ def third_person_openings(nlp: Any, docs: Iterable[Any]) -> list[set[int]]:
     characters ..."): the way a reference entry describes what its heading names. The tagger
     reads such a word as a noun as often as a verb ("Lists all releases"), so it is asked
     again with the first letter lowered."""
-    docs = list(docs)
-    found: list[set[int]] = [set() for _ in docs]
-    asks: list[tuple[int, int, str]] = []
-    for n, doc in enumerate(docs):
-        for sent in doc.sents:
-            first = next((t for t in sent if not t.is_space), None)
-            if first is None or not (first.is_alpha and first.is_title and first.lower_.endswith("s")):
-                continue
-            if first.pos_ in _MAY_BE_VERB and len(first) > 3:
-                asks.append((n, first.i, _lowered(doc[first.i : sent.end].text)))
-    for (n, i, _), tagged in zip(asks, nlp.pipe([text for _, _, text in asks], disable=_TAGGER_ONLY)):
-        if tagged[0].tag_ == "VBZ" and tagged[0].pos_ == "VERB":
-            found[n].add(i)
-    return found
+    return _openings(
+        nlp,
+        docs,
+        lambda first, sent: False,
+        _may_be_third_person,
+        lambda tagged: tagged[0].tag_ == "VBZ" and tagged[0].pos_ == "VERB",
+    )
 
 
 def verb_led(nlp: Any, texts: Iterable[str]) -> set[str]:

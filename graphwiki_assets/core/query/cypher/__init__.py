@@ -64,7 +64,6 @@ from graphwiki_assets.core.query.cypher.subgraph import (
 from graphwiki_assets.core.query.cypher.techniques import (
     CLAIM_VECTOR,
     CONCEPT_PATH,
-    CONCEPT_TYPE_NAMES,
     CONCEPT_TYPES,
     CONCEPTS_OF_TYPES,
     DEFINING_CANDIDATES,
@@ -100,7 +99,6 @@ __all__ = [
     "EVIDENCE_PATH",
     "NEIGHBOURS",
     "CONCEPT_TYPES",
-    "CONCEPT_TYPE_NAMES",
     "CONCEPTS_OF_TYPES",
     "CLAIM_VECTOR",
     "SIGNATURE_OF",

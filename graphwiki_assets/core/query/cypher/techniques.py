@@ -137,20 +137,14 @@ RETURN c.id AS id, collect(DISTINCT n.id) AS neighbours
 
 # -- a topic by type ------------------------------------------------------------------
 
-# A concept answers to its taxonomy type and to the finer type its extractor gave.
+# A concept answers to its taxonomy type and to the finer type its extractor gave; `taxonomy`
+# says whether some concept carries the type as its taxonomy's (not only as an extractor's word).
 CONCEPT_TYPES = f"""
 MATCH (c:Concept)
 WHERE {in_play("c")}
-UNWIND [coalesce(c.type, 'Concept')] + CASE WHEN coalesce(c.extracted_type, '') IN ['', c.type] THEN []
-                                            ELSE [c.extracted_type] END AS type
-RETURN type, count(*) AS n
-"""
-
-# The taxonomy's types the graph's concepts carry (not the extractors' own words).
-CONCEPT_TYPE_NAMES = f"""
-MATCH (c:Concept)
-WHERE {in_play("c")}
-RETURN DISTINCT coalesce(c.type, 'Concept') AS type
+UNWIND [[coalesce(c.type, 'Concept'), true]] + CASE WHEN coalesce(c.extracted_type, '') IN ['', c.type] THEN []
+                                                    ELSE [[c.extracted_type, false]] END AS typed
+RETURN typed[0] AS type, count(*) AS n, any(x IN collect(typed[1]) WHERE x) AS taxonomy
 """
 
 CONCEPTS_OF_TYPES = f"""
