@@ -44,7 +44,7 @@ from graphwiki_assets.core.llm.offline import (
 from graphwiki_assets.core.llm.prompts import estimate_prompt_tokens, estimate_tokens
 from graphwiki_assets.core.nlp.model import DEFAULT_PIPELINE, load_pipeline
 
-OFFLINE_VERSION = "offline-nlp/v19"
+OFFLINE_VERSION = "offline-nlp/v20"
 
 
 def offline_label(nlp_model: str = DEFAULT_PIPELINE, nli_model: str | None = None) -> str:

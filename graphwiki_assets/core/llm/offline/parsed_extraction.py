@@ -46,7 +46,9 @@ _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 # Pronouns that refer back to what the text is about; first and second person name the
 # writer and the reader, who are no concept.
 _BACK_PRONOUNS = frozenset({"it", "they", "he", "she", "this", "these", "its", "their", "his", "her"})
+_DEMONSTRATIVES = frozenset({"this", "these", "that", "those"})
 _COPULAS = frozenset({"be"})
+_CONTENT = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "X"})
 
 
 def extract_parsed(reqs: list[ExtractRequest], hints: list[TypeHint], nlp: Any) -> list[ExtractResponse]:
@@ -137,7 +139,7 @@ def _extract(
         # a heading's or a column's capitals, whatever the recogniser guessed: a common term
         c.proper = c.entity = False
         c.name = c.name.lower()
-    chosen = _select(names, len(text), section)
+    chosen = _select(names, len(text), section, doc.vocab)
     claims = _claims(sentences, chosen, section, described, items)
     concepts = [
         ExtractedConcept(
@@ -266,14 +268,20 @@ def _definition(sentence: Any, n: int, names: Names, section: Candidate | None) 
     root = sentence.root
     if root.lemma_ not in _COPULAS:
         return
-    subject = next((t for t in root.children if t.dep_ == "nsubj"), None)
+    subjects = [t for t in root.children if t.dep_ == "nsubj"]
     attr = next((t for t in root.children if t.dep_ == "attr" and t.pos_ in ("NOUN", "PROPN")), None)
-    if subject is None or attr is None or any(t.dep_ == "neg" for t in root.children):
+    if len(subjects) != 1 or attr is None or any(t.dep_ == "neg" for t in root.children):
+        return  # two subjects: a list taken up again ("X, Y, Z -- these things are ...")
+    subject = subjects[0]
+    if _possessed(subject) or any(t.dep_ == "conj" for t in subject.children):
+        # "His epithet was ...": a property of what the text is about; "X and Y are ...":
+        # what several things share, which defines none of them
         return
-    if _possessed(subject):
-        return  # "His epithet was ...": a property of what the text is about, not a definition
     if subject.pos_ == "PRON":
-        target = section if subject.lower_ in _BACK_PRONOUNS else None
+        # "It is a ..." is the section's subject again; "This was ..." later in a text points
+        # back at what the sentence before said, and only opening a text at what it is about
+        back = subject.lower_ in _BACK_PRONOUNS and (n == 0 or subject.lower_ not in _DEMONSTRATIVES)
+        target = section if back else None
     elif subject.pos_ == "NOUN" and _refers_back(subject) and not any(t.dep_ == "compound" for t in subject.children):
         target = section  # "The film is a 1952 comedy": the film the text is about
     else:
@@ -323,7 +331,7 @@ def _past_form_word(attr: Any) -> Any:
     return attr
 
 
-def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candidate]:
+def _select(names: Names, chars: int, subject: Candidate | None, vocab: Any) -> list[Candidate]:
     """The names worth a page: the title, what a heading or a definition names, every entity
     the recogniser finds, a proper noun it missed but the text repeats, and a compound common
     term the text keeps coming back to (in two sentences). One capitalised word in one
@@ -341,6 +349,11 @@ def _select(names: Names, chars: int, subject: Candidate | None) -> list[Candida
             return False
         if not c.proper and c.key in kinds and c is not subject:
             return False
+        if c.in_heading and not (c.proper or c.entity or c.description or " " in c.name) and vocab.has_vector(c.key):
+            # one everyday word (one the model has a vector for) heading a section ("Examples")
+            # is its topic; it names a thing when the section says something of it as a
+            # subject. A word the model never saw is an identifier ("divf").
+            return c.subject_of > 0 or many >= 2
         if c.is_title or c.in_heading or c.description or c.entity or c.aliases:
             return True  # a stated alias says the text names the thing
         if c.proper:
@@ -379,8 +392,8 @@ def _claims(
     last: Candidate | None = section
     for n, sentence in enumerate(sentences):
         text = sentence.text.strip()
-        if len(sentence) < 4 or text.endswith(":"):
-            continue  # a lead-in to what follows states nothing itself
+        if len(sentence) < 4 or text.endswith(":") or not any(t.pos_ in _CONTENT for t in sentence):
+            continue  # a lead-in to what follows, or words with no thing in them ("It appears so.")
         found: list[Candidate] = [c for c in mentions(text) if isinstance(c, Candidate)]  # narrows Named
         if n in items and items[n] in chosen:
             # a definition-list item is about its term, whatever its parse's subject

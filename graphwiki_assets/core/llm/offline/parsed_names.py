@@ -236,6 +236,11 @@ def collect(
             # a name that modifies a noun ("the Bolt port") is not what its phrase names, and
             # the recogniser's label on it is a guess about the phrase
             modifier = tokens[-1].dep_ in ("compound", "amod") and tokens[-1].head.i > tokens[-1].i
+            if modifier and ent.label_ == "PERSON" and len(tokens) > 1:
+                # a person's full name before a noun names what is named after them ("the Peter
+                # Parker principle"): the noun phrase is the name, read as a phrase below. (One
+                # word labelled a person is as often a product: "the Helm chart".)
+                continue
             # the recogniser found it, whatever its label is worth
             label = None if modifier or led else ent.label_
             _mention(names, name, tokens, label, True, sentence_of, entity=True)
