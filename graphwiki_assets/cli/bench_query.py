@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 from graphwiki_assets.cli.output import at_least, emit
 from graphwiki_assets.core.evals.results.queries import Concurrent, QueryBenchResult, QueryRun, Technique
-from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K
+from graphwiki_assets.core.query.models import MAX_HOPS, MAX_K, PPR_VIAS
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 
@@ -54,10 +54,11 @@ def register(kinds: argparse._SubParsersAction, add_common) -> None:
     query.add_argument("--uri", help="a disposable Neo4j server instead of the eval instance")
     query.add_argument(
         "--ppr-via",
-        choices=("cypher", "client", "both"),
-        default="cypher",
-        help="how 'related' runs Personalized PageRank: Cypher in the question's read transaction (default, "
-        "measured faster), the GDS Python client, or both on alternate questions of one run",
+        choices=(*PPR_VIAS, "both"),
+        default=PPR_VIAS[0],
+        help="how 'related' runs Personalized PageRank: local pushes over the live graph (default: a cost that "
+        "does not grow with the graph), GDS over its projection from Cypher in the question's read transaction "
+        "or through the GDS Python client, or each in turn on the questions of one run ('both')",
     )
     query.set_defaults(handler=run_query)
 

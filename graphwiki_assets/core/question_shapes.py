@@ -20,7 +20,7 @@ class QuestionShape:
 
 QUESTION_SHAPES: dict[str, QuestionShape] = {
     "what_is": QuestionShape("describe one entity", "n-hop traversal"),
-    "related": QuestionShape("what else relates to X", "personalized pagerank (GDS)"),
+    "related": QuestionShape("what else relates to X", "personalized pagerank"),
     "connect": QuestionShape("how X connects to Y", "shortest path"),
     "shaped_like": QuestionShape("things structurally like X", "subgraph pattern matching"),
     "compare": QuestionShape("X versus Y", "neighbourhood comparison"),

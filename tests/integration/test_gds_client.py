@@ -177,7 +177,7 @@ def test_a_related_question_answers_alike_either_way(seed_graph, embedder, offli
         via: ask(seed_graph, embedder, offline_llm, "What else relates to Cypher?", shape="related", ppr_via=via)
         for via in ("cypher", "client")
     }
-    assert asked["cypher"].found and asked["cypher"].technique == "personalized pagerank (GDS)"
+    assert asked["cypher"].found and asked["cypher"].technique == "personalized pagerank"
     assert asked["client"].retrieved == asked["cypher"].retrieved
     assert asked["client"].details["ranking"] == asked["cypher"].details["ranking"]
     assert asked["client"].answer == asked["cypher"].answer

@@ -73,7 +73,7 @@ def test_no_technique_answers_through_a_verdict_edge(notes_graph, embedder, offl
     ingested = _answers(notes_graph, embedder, offline_llm)
     assert {technique for technique, _, _ in list(ingested.values())[:4]} == {
         "n-hop traversal",
-        "personalized pagerank (GDS)",
+        "personalized pagerank",
         "shortest path",
         "subgraph pattern matching",
     }

@@ -60,7 +60,7 @@ def test_what_is_on_the_ingested_corpus_cites_the_document_about_it(corpus_graph
 def test_related_on_the_ingested_corpus_ranks_direct_neighbours_first(corpus_graph, embedder):
     store, llm, _ = corpus_graph
     answer = ask(store, embedder, llm, "What else relates to Kubernetes?", k=40)
-    assert answer.technique == "personalized pagerank (GDS)"
+    assert answer.technique == "personalized pagerank"
     ranking = [r["id"] for r in answer.details["ranking"]]
     # Knowledge edges only: a stage-2 "not the same entity" verdict is no relation.
     direct = {

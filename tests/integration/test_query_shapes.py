@@ -12,7 +12,7 @@ from graphwiki_assets.core.query import ask
 
 FOUR_SHAPES = [
     ("What is Cypher?", "what_is", "n-hop traversal"),
-    ("What else relates to Cypher?", "related", "personalized pagerank (GDS)"),
+    ("What else relates to Cypher?", "related", "personalized pagerank"),
     ("How does Cypher connect to PageRank?", "connect", "shortest path"),
     ("Find something shaped like APOC", "shaped_like", "subgraph pattern matching"),
 ]
@@ -144,5 +144,5 @@ def test_provenance_reports_a_file_changed_on_disk_since_ingest(seed_graph, embe
 
 def test_a_caller_can_force_the_shape(seed_graph, embedder):
     answer = ask(seed_graph, embedder, None, "Cypher?", shape="related", entities=["Cypher"])
-    assert answer.technique == "personalized pagerank (GDS)" and answer.reason.startswith("shape given by the caller")
+    assert answer.technique == "personalized pagerank" and answer.reason.startswith("shape given by the caller")
     assert answer.backend.endswith("extractive (no LLM client)")

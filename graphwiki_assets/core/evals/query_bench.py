@@ -58,7 +58,7 @@ class BenchConfig:
     seed: int = 0
     # how "related" runs PageRank (QueryOptions.ppr_via); "both": the timed related questions
     # alternate between the two paths, so one run under one load measures each
-    ppr_via: str = "cypher"
+    ppr_via: str = PPR_VIAS[0]
 
     def __post_init__(self) -> None:
         for name in ("per_shape", "askers", "per_asker", "k", "flat_k"):

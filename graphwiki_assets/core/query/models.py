@@ -9,7 +9,9 @@ from typing import Any
 from graphwiki_assets.core.question_shapes import QUESTION_SHAPES
 
 TECHNIQUES = {name: shape.technique for name, shape in QUESTION_SHAPES.items()}
-PPR_VIAS = ("cypher", "client")  # how "related" runs its PageRank stream (ppr.py)
+# how "related" runs its PageRank, the default first: local pushes (local_ppr.py), or GDS over
+# its projection from Cypher or through the GDS client (ppr.py)
+PPR_VIAS = ("local", "cypher", "client")
 # What a caller may ask for, the same in-process, over HTTP and over MCP. A walk is bounded
 # by ``max_nodes`` whatever its depth, so the hop bound only keeps a typo (hops=50) from
 # costing fifty empty round trips.
@@ -32,9 +34,10 @@ class QueryOptions:
     today: dt.date | None = None  # the day staleness is measured from; None: the current date
     provenance_floor: float = 0.55  # cosine a claim needs to be "the claim" asked about
     shape_pool: int = 200  # "shaped like": candidates the signature index hands to exact scoring
-    # "related": the PageRank stream as Cypher in the question's read transaction, or through
-    # the GDS client (ppr.py); measured with `graphwiki bench query --ppr-via`
-    ppr_via: str = "cypher"
+    # "related": local pushes over the live graph (local_ppr.py: a cost that does not grow with
+    # the graph, and a concept written a moment ago is ranked), or GDS's run over the whole
+    # projection from Cypher or the GDS client (ppr.py); measured with `graphwiki bench query --ppr-via`
+    ppr_via: str = PPR_VIAS[0]
 
     def __post_init__(self) -> None:
         """Refuse what no query can mean, with the option's name (the CLI prints this line)."""

@@ -10,8 +10,9 @@ so, instead of the question failing while an ingest runs beside it.
 The stream runs one of two ways (``QueryOptions.ppr_via``): parameterised Cypher inside the
 question's read transaction (``cypher``, the default: measured faster, see the README), or
 the GDS client's ``gds.page_rank.stream`` over the store's driver (``client``), whose graph
-ids are then read back as concepts. Both rank alike; ``graphwiki bench query --ppr-via``
-measures either.
+ids are then read back as concepts, or by local pushes over the live graph (``local``,
+``local_ppr``: a cost that does not grow with the graph, for graphs of a million concepts).
+All rank alike; ``graphwiki bench query --ppr-via`` measures each.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TypeVar
 
 from neo4j.exceptions import ClientError
 
-from graphwiki_assets.core.query import cypher
+from graphwiki_assets.core.query import cypher, local_ppr
 from graphwiki_assets.core.query.models import QueryOptions, Retrieval
 from graphwiki_assets.core.query.projection import concept_layer, store_behind, with_projection
 from graphwiki_assets.core.query.subgraph import claims_linking
@@ -92,12 +93,16 @@ def _stream_client(store: Graph, layer: str, seeds: list[int], damping: float, l
 
 
 PPR_STREAMS = {"cypher": _stream_cypher, "client": _stream_client}  # by QueryOptions.ppr_via
+LOCAL = "local"  # QueryOptions.ppr_via: local pushes (local_ppr.py), no GDS stream
 
 
 def rank_related(
-    store: Graph, seeds: list[str], k: int, damping: float, via: str = "cypher"
+    store: Graph, seeds: list[str], k: int, damping: float, via: str = LOCAL
 ) -> tuple[list[tuple[str, float]], list[str]]:
     """The top k concepts by PPR from ``seeds``, and the seeds the projection does not hold yet."""
+    if via == LOCAL:
+        # pushes over the live graph: no projection, so no seed is ever missing from it
+        return [(r["id"], r["score"]) for r in local_ppr.rank(store, seeds, damping, k)], []
     graph_ids = node_ids(store, seeds)
     stream = PPR_STREAMS[via]
 
@@ -126,16 +131,18 @@ def related(store: Graph, question: list[float], seeds: list[str], opts: QueryOp
             "the refresh after this ingest is done (or run `graphwiki ask --refresh`)"
         )
     return Retrieval(
-        technique="personalized pagerank (GDS)",
+        technique="personalized pagerank",
         concepts=list(seeds) + ids,
         claims=[r["id"] for r in evidence],
         summaries=ids,
         details={
             "seeds": seeds,
             "damping": opts.damping,
+            "via": opts.ppr_via,
             "not_in_projection": newer,
             "ranking": [{"id": cid, "score": round(score, 6)} for cid, score in ranked],
         },
-        explanation=f"top {len(ids)} concept(s) by PageRank personalised at the entity (damping {opts.damping})",
+        explanation=f"top {len(ids)} concept(s) by PageRank personalised at the entity (damping {opts.damping}"
+        + (", by local pushes)" if opts.ppr_via == LOCAL else ")"),
         empty_reason="" if ids else empty,
     )

@@ -118,6 +118,7 @@ class Technique(Part):
     retrieval_ms: Spread
     synthesis_ms: Spread
     error_samples: list[str]
+    ppr_via: str | None = None  # the PageRank path of these answers when one run measures each
 
     def phase(self, name: str) -> Spread:
         """The spread of one of ``query_bench.PHASES``."""

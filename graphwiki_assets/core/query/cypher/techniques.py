@@ -88,6 +88,32 @@ RETURN c.id AS id, r.score AS score
 ORDER BY r.rank
 """
 
+# "what else relates to X" by local pushes (local_ppr.py): the concept layer as the projection
+# holds it, read a few nodes at a time. Weighted degrees count each edge from both ends, as
+# the undirected projection does; an edge without a weight counts once.
+LAYER_DEGREES = """
+UNWIND $ids AS id
+MATCH (c:Concept {id: id})
+CALL (c) {
+  OPTIONAL MATCH (c)-[r:RELATED_TO|PART_OF]-(:Concept)
+  RETURN sum(CASE WHEN r IS NULL THEN 0.0 ELSE toFloat(coalesce(r.weight, 1.0)) END) AS degree
+}
+RETURN c.id AS id, degree
+"""
+
+LAYER_NEIGHBOURS = """
+UNWIND $ids AS id
+MATCH (c:Concept {id: id})-[r:RELATED_TO|PART_OF]-(n:Concept)
+RETURN c.id AS id, collect([n.id, toFloat(coalesce(r.weight, 1.0))]) AS near
+"""
+
+CONCEPTS_IN_PLAY = f"""
+UNWIND $ids AS id
+MATCH (c:Concept {{id: id}})
+WHERE {in_play("c")}
+RETURN c.id AS id
+"""
+
 # Weighted personalisation by linearity: GDS weighs all sourceNodes of one run equally, so
 # each group of equally weighted seeds is one run and the runs are summed with their weight.
 WEIGHTED_PPR_SOURCES = f"""
