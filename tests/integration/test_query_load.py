@@ -22,7 +22,7 @@ QUESTIONS = [
 ]
 
 
-def _asker(store, embedder, llm, names, stop: threading.Event, rounds: int | None = None) -> list[str]:
+def _asker(store, embedder, llm, names, stop: threading.Event, rounds: int | None = None, **opts) -> list[str]:
     """Ask every shape about the names ``names()`` gives, until stopped; the errors met."""
     errors, n = [], 0
     while not stop.is_set() and (rounds is None or n < rounds):
@@ -37,6 +37,7 @@ def _asker(store, embedder, llm, names, stop: threading.Event, rounds: int | Non
                     template.format(a=a, b=b),
                     shape=shape,
                     entities=[a] if shape != "connect" else [a, b],
+                    **opts,
                 )
             except Exception as exc:  # the test counts them: there must be none
                 errors.append(f"{shape} {a}: {type(exc).__name__}: {exc}")
@@ -47,10 +48,13 @@ def _asker(store, embedder, llm, names, stop: threading.Event, rounds: int | Non
 def test_askers_at_once_with_no_projection_yet_all_get_answers(store, embedder, offline_llm):
     build_seed_graph(store, embedder)  # no projection, no signatures: the state after a restart
     names = lambda: ["Cypher", "APOC", "Neo4j", "PageRank", "Docker"]  # noqa: E731
+
+    def asker(_: int) -> list[str]:
+        # "related" by GDS, the path that needs the projection
+        return _asker(store, embedder, offline_llm, names, threading.Event(), rounds=1, ppr_via="cypher")
+
     with ThreadPoolExecutor(ASKERS) as pool:
-        done = list(
-            pool.map(lambda _: _asker(store, embedder, offline_llm, names, threading.Event(), rounds=1), range(ASKERS))
-        )
+        done = list(pool.map(asker, range(ASKERS)))
     assert [e for errors in done for e in errors] == []
     builds = store.query("CALL gds.graph.list() YIELD graphName RETURN collect(graphName) AS names")[0]["names"]
     # one build for all askers of this process: the projection and its concept layer
@@ -135,9 +139,14 @@ def test_a_concept_newer_than_the_projection_is_answered_with_the_reason(store, 
         "created_at: datetime(), updated_at: datetime()})-[:DERIVED_FROM]->(s), "
         "(m)-[:RELATED_TO {claims: [], weight: 1.0}]->(n)"
     )
-    answer = ask(store, embedder, offline_llm, "What else relates to Memgraph?", shape="related", entities=["Memgraph"])
+    question = {"shape": "related", "entities": ["Memgraph"]}
+    # local pushes read the live graph: the new concept is ranked at once
+    answer = ask(store, embedder, offline_llm, "What else relates to Memgraph?", **question)
+    assert answer.details["not_in_projection"] == [] and "c-neo4j" in answer.retrieved["concepts"]
+    # GDS ranks on the projection, which holds it only after the next refresh, and says so
+    answer = ask(store, embedder, offline_llm, "What else relates to Memgraph?", ppr_via="cypher", **question)
     assert answer.details["not_in_projection"] == ["c-memgraph"]
     assert "after the PageRank projection was last refreshed" in answer.answer
     refresh_projection(store)
-    again = ask(store, embedder, offline_llm, "What else relates to Memgraph?", shape="related", entities=["Memgraph"])
+    again = ask(store, embedder, offline_llm, "What else relates to Memgraph?", ppr_via="cypher", **question)
     assert again.details["not_in_projection"] == [] and "c-neo4j" in again.retrieved["concepts"]
