@@ -89,22 +89,21 @@ ORDER BY r.rank
 """
 
 # "what else relates to X" by local pushes (local_ppr.py): the concept layer as the projection
-# holds it, read a few nodes at a time. Weighted degrees count each edge from both ends, as
-# the undirected projection does; an edge without a weight counts once.
+# holds it, read a few nodes at a time. A node's edge count comes from the store's degree
+# counts, without reading its edges (a hub's ten thousand neighbours cost one lookup each).
 LAYER_DEGREES = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})
-CALL (c) {
-  OPTIONAL MATCH (c)-[r:RELATED_TO|PART_OF]-(:Concept)
-  RETURN sum(CASE WHEN r IS NULL THEN 0.0 ELSE toFloat(coalesce(r.weight, 1.0)) END) AS degree
-}
-RETURN c.id AS id, degree
+RETURN c.id AS id, COUNT { (c)-[:RELATED_TO|PART_OF]-() } AS degree
 """
 
+# Each neighbour with its own edge count, read where the match already holds it: looking
+# ten thousand ids up again afterwards cost more than the neighbours themselves.
 LAYER_NEIGHBOURS = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})-[r:RELATED_TO|PART_OF]-(n:Concept)
-RETURN c.id AS id, collect([n.id, toFloat(coalesce(r.weight, 1.0))]) AS near
+RETURN c.id AS id,
+       collect([n.id, toFloat(coalesce(r.weight, 1.0)), COUNT { (n)-[:RELATED_TO|PART_OF]-() }]) AS near
 """
 
 CONCEPTS_IN_PLAY = f"""
