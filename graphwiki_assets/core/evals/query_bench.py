@@ -57,7 +57,7 @@ class BenchConfig:
     flat_k: int = 5
     seed: int = 0
     # how "related" runs PageRank (QueryOptions.ppr_via); "both": the timed related questions
-    # alternate between the two paths, so one run under one load measures each
+    # take the paths in turn, so one run under one load measures each
     ppr_via: str = PPR_VIAS[0]
 
     def __post_init__(self) -> None:

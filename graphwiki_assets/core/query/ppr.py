@@ -1,18 +1,18 @@
 """ "What else relates to X": Personalized PageRank seeded at X, on the concept layer.
 
-The stream runs on the concept layer of the named projection (Concept nodes and their
+GDS's stream runs on the concept layer of the named projection (Concept nodes and their
 RELATED_TO / PART_OF edges, built with it, never per query), weighted by how many claims
 state an edge.
 A node written after the projection's last refresh is not in it: GDS refuses a run whose
 seeds it does not hold, so such seeds are left out (``without_absent``) and the answer says
 so, instead of the question failing while an ingest runs beside it.
 
-The stream runs one of two ways (``QueryOptions.ppr_via``): parameterised Cypher inside the
-question's read transaction (``cypher``, the default: measured faster, see the README), or
-the GDS client's ``gds.page_rank.stream`` over the store's driver (``client``), whose graph
-ids are then read back as concepts, or by local pushes over the live graph (``local``,
-``local_ppr``: a cost that does not grow with the graph, for graphs of a million concepts).
-All rank alike; ``graphwiki bench query --ppr-via`` measures each.
+The ranking runs one of three ways (``QueryOptions.ppr_via``): by local pushes over the live
+graph (``local``, the default, ``local_ppr``: a cost that does not grow with the graph, no
+projection needed), or as GDS's stream over the projection, parameterised Cypher inside the
+question's read transaction (``cypher``) or the GDS client's ``gds.page_rank.stream`` over the
+store's driver (``client``), whose graph ids are then read back as concepts. All rank alike;
+``graphwiki bench query --ppr-via`` measures each.
 """
 
 from __future__ import annotations
@@ -143,6 +143,6 @@ def related(store: Graph, question: list[float], seeds: list[str], opts: QueryOp
             "ranking": [{"id": cid, "score": round(score, 6)} for cid, score in ranked],
         },
         explanation=f"top {len(ids)} concept(s) by PageRank personalised at the entity (damping {opts.damping}"
-        + (", by local pushes)" if opts.ppr_via == LOCAL else ")"),
+        f"{', by local pushes' if opts.ppr_via == LOCAL else ''})",
         empty_reason="" if ids else empty,
     )

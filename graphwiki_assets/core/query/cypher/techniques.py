@@ -90,7 +90,7 @@ ORDER BY r.rank
 
 # "what else relates to X" by local pushes (local_ppr.py): the concept layer as the projection
 # holds it, read a few nodes at a time. A node's edge count comes from the store's degree
-# counts, without reading its edges (a hub's ten thousand neighbours cost one lookup each).
+# counts, without reading its edges; this query gives the seeds' counts.
 LAYER_DEGREES = """
 UNWIND $ids AS id
 MATCH (c:Concept {id: id})
