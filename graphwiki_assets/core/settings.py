@@ -241,6 +241,13 @@ def _local_defaults(local: LocalLLMSettings) -> LLMSettings:
     )
 
 
+def _draft_mode(name: str, value: str) -> str:
+    mode = value.strip().lower()
+    if mode not in ("auto", "on", "off"):
+        raise ValueError(f"{name} must be auto, on or off, not {value!r}")
+    return mode
+
+
 @dataclass(frozen=True)
 class Settings:
     # Relative defaults resolve when a Settings is made, against the directory of that moment.
@@ -265,6 +272,13 @@ class Settings:
     # processes preparing batches side by side (core/ingest/workers.py)
     ingest_workers: int = declared(
         1, env="GRAPHWIKI_INGEST_WORKERS", what="extraction steps a sensor's run runs side by side"
+    )
+    # a batch's model calls asked before the lease, against the graph as it stands (core/ingest/answered.py)
+    ingest_draft: str = declared(
+        "auto",
+        env="GRAPHWIKI_INGEST_DRAFT",
+        what="ask a batch's judge and conflict calls outside the ingest lease: auto (when they go to a model server), on, off",
+        parse=_draft_mode,
     )
     max_source_bytes: int = declared(
         DEFAULT_MAX_SOURCE_BYTES, env="GRAPHWIKI_MAX_SOURCE_BYTES", what="larger source files are refused"

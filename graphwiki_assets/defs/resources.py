@@ -150,6 +150,7 @@ class GraphwikiConfig(dg.ConfigurableResource):
     sources_dir: str = setting("sources_dir", f"{DEFAULT_HOME}/sources")
     ingest_batch: int = setting("ingest_batch")
     ingest_workers: int = setting("ingest_workers")
+    ingest_draft: str = setting("ingest_draft")
     max_source_bytes: int = setting("max_source_bytes")
     max_calls_per_source: int = setting("max_calls_per_source")
     schema_config: str = setting("config_path", "")

@@ -21,6 +21,8 @@ def _sample(path: str) -> str:
         return "/tmp/graphwiki-declared"
     if path == "llm.verdicts":
         return "scored"
+    if path == "ingest_draft":
+        return "off"
     for kind, value in SAMPLE.items():
         if kind.__name__ in str(declaration.type):
             return value
@@ -53,6 +55,8 @@ def test_an_unknown_value_is_refused_with_the_variable_named():
         Settings.from_env({"GRAPHWIKI_LLM_TIMEOUT": "soon"})
     with pytest.raises(ValueError, match="GRAPHWIKI_LLM_VERDICTS must be one of"):
         Settings.from_env({"GRAPHWIKI_LLM_VERDICTS": "maybe"})
+    with pytest.raises(ValueError, match="GRAPHWIKI_INGEST_DRAFT must be auto, on or off"):
+        Settings.from_env({"GRAPHWIKI_INGEST_DRAFT": "sometimes"})
     with pytest.raises(ValueError, match="GRAPHWIKI_LLM must be 'local'"):
         Settings.from_env({"GRAPHWIKI_LLM": "remote"})
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from graphwiki_assets.core.ingest import controls, cypher
+from graphwiki_assets.core.ingest.answered import Kept, conflict_key
 from graphwiki_assets.core.ingest.chronology import as_date, hold_reason, newer_of
 from graphwiki_assets.core.ingest.claims import ClaimLinks
 from graphwiki_assets.core.ingest.comparable import comparable
@@ -118,6 +119,17 @@ def _other_definitions(
     return [(score, other, cid) for score, other, cid in rest if cid in defining and defines(other.text, known[cid])]
 
 
+def _shown(pair: Pair, pair_id: str = "") -> ClaimPair:
+    """What the model is shown of a pair."""
+    return ClaimPair(
+        pair_id=pair_id,
+        concept=pair.concept,
+        concept_aliases=pair.aliases,
+        new_claim=pair.claim_text,
+        existing_claim=pair.existing.text,
+    )
+
+
 def _ask(llm: LLMClient, pairs: list[Pair], config: ConflictConfig) -> list[ConflictVerdict | None]:
     size = llm.call_sizes.limit("conflicts", config.pairs_per_call)
     if not llm.offline:
@@ -125,16 +137,7 @@ def _ask(llm: LLMClient, pairs: list[Pair], config: ConflictConfig) -> list[Conf
     calls = [list(range(i, min(i + size, len(pairs)))) for i in range(0, len(pairs), size)]
 
     def ask(indexes: list[int]) -> dict[str, ConflictVerdict]:
-        asked = [
-            ClaimPair(
-                pair_id=str(n + 1),
-                concept=pairs[i].concept,
-                concept_aliases=pairs[i].aliases,
-                new_claim=pairs[i].claim_text,
-                existing_claim=pairs[i].existing.text,
-            )
-            for n, i in enumerate(indexes)
-        ]
+        asked = [_shown(pairs[i], str(n + 1)) for n, i in enumerate(indexes)]
         control_id = None
         if not llm.offline:
             asked, control_id = controls.with_control(asked, controls.CONFLICT_CONTROL)
@@ -187,13 +190,18 @@ def find_conflicts(
     links: list[ClaimLinks],
     config: ConflictConfig = ConflictConfig(),
     times: StageTimes | None = None,
+    answered: Kept[ConflictVerdict] | None = None,
 ) -> None:
-    """Fills each source's contradictions and settlements in ``links`` (same order as ``plans``)."""
+    """Fills each source's contradictions and settlements in ``links`` (same order as ``plans``).
+    Pairs shown as a pair in ``answered`` was take its answer without a call."""
     times = times or StageTimes()
     paths = [plan.candidates.path for plan in plans]
     pairs = _screen(store, plans, links, paths, config, times)
+    kept = answered if answered is not None else Kept[ConflictVerdict]()
     with times.stage("conflict"):
-        verdicts = _ask(llm, pairs, config)
+        verdicts = kept.through(
+            [conflict_key(_shown(p)) for p in pairs], lambda missing: _ask(llm, [pairs[n] for n in missing], config)
+        )
 
     supports: list[dict[str, list[str]]] = [{} for _ in links]  # per source: supported claim -> its backers
     opponents: dict[str, list[tuple[str, int]]] = {}  # in-batch disputes: claim -> (opponent, doc that made it)

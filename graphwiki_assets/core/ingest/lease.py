@@ -6,7 +6,9 @@ the other's new concepts, so each creates its own node for one entity and neithe
 the other's claims to compare. Holding a graph-wide lease from the first read of a batch
 to its commit makes every writer resolve against everything committed before it: any
 number of CLI processes and Dagster runs end with the graph a serial run would build.
-Extraction, which is most of the LLM work, needs no graph and runs outside the lease.
+Extraction needs no graph and runs outside the lease; so do the judge's and the conflict
+calls, asked in a draft against the graph as it stood (``answered``): under the lease only
+the pairs the commits since then changed are asked again.
 
 The lease is a node in the graph itself, so it serialises writers on different
 machines as well. Its holder renews it while working; a holder that dies stops renewing

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import resource
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from typing import TypeVar
 from graphwiki_assets.core.config import SchemaConfig, default_config, load_config
 from graphwiki_assets.core.embeddings import Encoder, vector_model_name
 from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.answered import Answered
 from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
 from graphwiki_assets.core.ingest.commit import commit_batch, source_text, touched_concepts
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
@@ -82,6 +84,10 @@ class IngestConfig:
     conflicts: ConflictConfig = field(default_factory=ConflictConfig)
     summaries: SummaryConfig = field(default_factory=SummaryConfig)
     lease: LeaseConfig = field(default_factory=LeaseConfig)
+    # Draft a batch's judge and conflict calls before the lease (GRAPHWIKI_INGEST_DRAFT):
+    # "auto" when they go to a model server, whose latency is then kept out of the lease; the
+    # offline rules run in this process, where a draft would only spend their CPU twice.
+    draft: str = "auto"
 
     @classmethod
     def from_settings(cls, settings: Settings, schema: SchemaConfig | None = None) -> IngestConfig:
@@ -92,6 +98,7 @@ class IngestConfig:
             max_bytes=settings.max_source_bytes,
             extract=ExtractConfig(max_calls_per_source=settings.max_calls_per_source),
             schema=schema,
+            draft=settings.ingest_draft,
         )
 
     @property
@@ -117,6 +124,8 @@ class Ingestor:
     _scope: Scope | None = field(default=None, repr=False)
     # the concepts the commits since the last upkeep wrote or tied by an edge
     _touched: set[str] = field(default_factory=set, repr=False)
+    # judge and conflict pairs answered in drafts and reused or asked again under the lease
+    rechecked: Counter[str] = field(default_factory=Counter, repr=False)
 
     def ensure_schema(self) -> None:
         if not self._schema_ready:
@@ -145,28 +154,61 @@ class Ingestor:
             )
             return Vectors(self.embedder, texts)
 
-    def resolve_and_commit(self, batch: list[Candidates], vectors: Vectors | None = None) -> list[CommitReport]:
-        """Resolution, conflicts and the commit of one batch under the ingest lease."""
+    @property
+    def drafts(self) -> bool:
+        """Whether batches are drafted before the lease (``IngestConfig.draft``)."""
+        return self.config.draft == "on" or (self.config.draft == "auto" and not self.llm.offline)
+
+    def draft(self, batch: list[Candidates], vectors: Vectors) -> Answered:
+        """Resolution and conflicts of a batch against the graph as it stands, outside the lease
+        and writing nothing, for the model's answers (``answered``): under the lease only the
+        pairs the commits made since then changed are asked. A failed call leaves its pairs
+        to be asked under the lease."""
+        answered = Answered()
+        if not batch or not self.drafts:
+            return answered
+        times = StageTimes()
+        try:
+            plans = resolve_batch(self.store, self.llm, batch, vectors, self.config.resolution, times, answered.judge)
+            links = [plan_claims(plan, vectors) for plan in plans]
+            find_conflicts(self.store, self.llm, plans, links, self.config.conflicts, times, answered.conflicts)
+        except LLMError as exc:
+            self.log(f"a call of the draft failed; its pairs are asked under the lease ({exc})")
+        finally:
+            for name, seconds in times.seconds.items():
+                self.times.add(f"draft_{name}", seconds)
+        return answered
+
+    def resolve_and_commit(
+        self, batch: list[Candidates], vectors: Vectors | None = None, answered: Answered | None = None
+    ) -> list[CommitReport]:
+        """Resolution, conflicts and the commit of one batch under the ingest lease, reusing
+        the answers of the batch's draft where the pairs are unchanged."""
         if not batch:
             return []
         self.ensure_schema()  # first write of this run (an unchanged corpus never loads the model)
         vectors = vectors or self.embed(batch)
+        answered = answered or Answered()
+        answered.restart_counts()
         lease = IngestLease(self.store, self.config.lease, purpose=self.purpose, log=self.log)
         try:
             for _ in range(3):
                 with lease.held():
                     held_from = time.perf_counter()
                     try:
-                        return self._commit_new(batch, vectors, lease)
+                        return self._commit_new(batch, vectors, lease, answered)
                     except LeaseLost:
                         self.log("the ingest lease expired during a batch; redoing it")
                     finally:
                         self.times.held(time.perf_counter() - held_from)
         finally:
             self.times.add("lease_wait", lease.waited_s)
+            self.rechecked.update(answered.counts())
         raise LeaseLost("lost the ingest lease three times in a row; is the graph or this machine overloaded?")
 
-    def _commit_new(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
+    def _commit_new(
+        self, batch: list[Candidates], vectors: Vectors, lease: IngestLease, answered: Answered
+    ) -> list[CommitReport]:
         # Under the lease, a text another writer committed since triage is not written twice.
         found = {
             r["sha256"]
@@ -186,23 +228,30 @@ class Ingestor:
         batch = [c for c in batch if c.sha256 not in found]
         if not batch:
             return done
-        return done + self._halves(batch, vectors, lease)
+        return done + self._halves(batch, vectors, lease, answered)
 
-    def _halves(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
+    def _halves(
+        self, batch: list[Candidates], vectors: Vectors, lease: IngestLease, answered: Answered
+    ) -> list[CommitReport]:
         try:
-            return self._resolve_commit(batch, vectors, lease)
+            return self._resolve_commit(batch, vectors, lease, answered)
         except LLMError as exc:
             if len(batch) == 1:
                 c = batch[0]
                 return [CommitReport(source_id=c.source_id, path=c.path, status="failed", reason=str(exc))]
             mid = len(batch) // 2
             self.log(f"an LLM call failed for a batch of {len(batch)}; retrying it in halves ({exc})")
-            return self._halves(batch[:mid], vectors, lease) + self._halves(batch[mid:], vectors, lease)
+            return self._halves(batch[:mid], vectors, lease, answered) + self._halves(
+                batch[mid:], vectors, lease, answered
+            )
 
-    def _resolve_commit(self, batch: list[Candidates], vectors: Vectors, lease: IngestLease) -> list[CommitReport]:
-        plans = resolve_batch(self.store, self.llm, batch, vectors, self.config.resolution, self.times)
+    def _resolve_commit(
+        self, batch: list[Candidates], vectors: Vectors, lease: IngestLease, answered: Answered
+    ) -> list[CommitReport]:
+        config = self.config
+        plans = resolve_batch(self.store, self.llm, batch, vectors, config.resolution, self.times, answered.judge)
         links = [plan_claims(plan, vectors) for plan in plans]
-        find_conflicts(self.store, self.llm, plans, links, self.config.conflicts, self.times)
+        find_conflicts(self.store, self.llm, plans, links, config.conflicts, self.times, answered.conflicts)
         self._touched |= touched_concepts(plans, links)  # before the write: a failed one only checks more
         with self.times.stage("write"):
             return commit_batch(
@@ -223,7 +272,8 @@ class Ingestor:
         return self._scope
 
     def prepare(self, items: list[Read]) -> Prepared:
-        """Every stage of a batch that needs no lease: triage, scope, extraction, embeddings."""
+        """Every stage of a batch that needs no lease: triage, scope, extraction, embeddings,
+        and the draft of its resolution and conflicts (the model's answers)."""
         triaged = self.triage(items)
         extracted = self.extract(triaged.new)
         vectors = self.embed(extracted.candidates) if extracted.candidates else None
@@ -232,10 +282,11 @@ class Ingestor:
             candidates=extracted.candidates,
             vectors=vectors,
             reports=triaged.reports + extracted.failed,
+            answered=self.draft(extracted.candidates, vectors) if vectors is not None else None,
         )
 
     def finish(self, prepared: Prepared) -> list[CommitReport]:
-        reports = prepared.reports + self.resolve_and_commit(prepared.candidates, prepared.vectors)
+        reports = prepared.reports + self.resolve_and_commit(prepared.candidates, prepared.vectors, prepared.answered)
         order = {item.path: n for n, item in enumerate(prepared.items)}
         return sorted(reports, key=lambda r: order.get(r.path, len(order)))
 
@@ -349,11 +400,17 @@ def commit_extracted(ingestor: Ingestor, extracted: Mapping[str, Candidates | Co
     if not pending:
         return Committed(reports)
     ingestor.ensure_schema()
-    embedded = one_ahead(batched(pending, ingestor.config.batch_size), lambda b: (b, ingestor.embed(b)))
-    for (batch, vectors), _last in embedded:
-        reports.update((r.path, r) for r in ingestor.resolve_and_commit(batch, vectors))
+    embedded = one_ahead(batched(pending, ingestor.config.batch_size), lambda b: _drafted(ingestor, b))
+    for (batch, vectors, answered), _last in embedded:
+        reports.update((r.path, r) for r in ingestor.resolve_and_commit(batch, vectors, answered))
         ingestor.log(f"committed {sum(r.status == 'new' for r in reports.values())} of {len(pending)} sources")
     return Committed(reports)
+
+
+def _drafted(ingestor: Ingestor, batch: list[Candidates]) -> tuple[list[Candidates], Vectors, Answered]:
+    ingestor.ensure_schema()
+    vectors = ingestor.embed(batch)
+    return batch, vectors, ingestor.draft(batch, vectors)
 
 
 def ingest_documents(
@@ -382,7 +439,7 @@ def ingest_documents(
         "encode_calls": ingestor.embedder.model_calls - calls_before,
     }
     report.seconds = time.monotonic() - started
-    report.lease = ingestor.times.lease(report.seconds)
+    report.lease = {**ingestor.times.lease(report.seconds), **ingestor.rechecked}
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
 

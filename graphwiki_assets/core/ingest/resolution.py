@@ -21,6 +21,7 @@ The exact passes and stage 1 are in ``screen``; the plan made of the verdicts in
 
 from __future__ import annotations
 
+from graphwiki_assets.core.ingest.answered import Kept, judge_key
 from graphwiki_assets.core.ingest.judging import judge_pairs, view
 from graphwiki_assets.core.ingest.merge_decision import weighed
 from graphwiki_assets.core.ingest.models import Candidates, Mention, ResolutionPlan
@@ -28,7 +29,7 @@ from graphwiki_assets.core.ingest.screen import SOURCE, Stage1Config, exact_batc
 from graphwiki_assets.core.ingest.timing import StageTimes
 from graphwiki_assets.core.ingest.vectors import Vectors
 from graphwiki_assets.core.ingest.verdicts import TYPES_BACKEND, Pair, decide
-from graphwiki_assets.core.llm.calls import EntityView, Verdict
+from graphwiki_assets.core.llm.calls import NO_VERDICT, EntityView, Verdict
 from graphwiki_assets.core.llm.client import LLMClient
 from graphwiki_assets.core.store.driver import GraphStore
 from graphwiki_assets.core.store.keys import keys_for
@@ -108,7 +109,9 @@ def resolve_batch(
     vectors: Vectors,
     config: Stage1Config = DEFAULT_STAGE1,
     times: StageTimes | None = None,
+    answered: Kept[Verdict] | None = None,
 ) -> list[ResolutionPlan]:
+    """The batch's plans. Pairs shown as a pair in ``answered`` was take its verdict without a call."""
     times = times or StageTimes()
     mentions = build_mentions(batch)
     s = stage1(store, mentions, vectors, config, times)
@@ -141,8 +144,34 @@ def resolve_batch(
             for i in asked
         ]
         position = {i: n for n, i in enumerate(asked)}
-        answers = judge_pairs(llm, views, config.judge, [[position[i] for i in group] for group in groups])
+        answers = _judged(llm, views, [[position[i] for i in group] for group in groups], config, answered)
         answers = weighed(llm.label, views, [pairs[i][1].score for i in asked], answers)
     verdicts = [ruled[i] if i in ruled else answers[position[i]] for i in range(len(pairs))]
     backends = [TYPES_BACKEND if i in ruled else llm.label for i in range(len(pairs))]
     return decide(batch, mentions, s, pairs, verdicts, backends)
+
+
+def _judged(
+    llm: LLMClient,
+    views: list[tuple[EntityView, EntityView]],
+    groups: list[list[int]],
+    config: Stage1Config,
+    answered: Kept[Verdict] | None,
+) -> list[Verdict]:
+    """One verdict per pair of views: kept ones reused, the rest asked with their mentions'
+    groups kept together; a pair the model gave no verdict stays apart."""
+    kept = answered if answered is not None else Kept[Verdict]()
+
+    def ask(missing: list[int]) -> list[Verdict | None]:
+        at = {n: m for m, n in enumerate(missing)}
+        asked_groups = [[at[n] for n in group if n in at] for group in groups]
+        got = judge_pairs(llm, [views[n] for n in missing], config.judge, [g for g in asked_groups if g])
+        return [None if v.reason == NO_VERDICT else v for v in got]
+
+    found = kept.through([judge_key(*v) for v in views], ask)
+    return [
+        v.model_copy(update={"pair_id": f"p{n}"})
+        if v is not None
+        else Verdict(pair_id=f"p{n}", verdict="DIFFERENT", confidence=0.0, reason=NO_VERDICT)
+        for n, v in enumerate(found)
+    ]

@@ -26,6 +26,7 @@ from graphwiki_assets.core.config import SchemaConfig
 from graphwiki_assets.core.config.model import Taxonomy
 from graphwiki_assets.core.embeddings import Encoder
 from graphwiki_assets.core.ingest import cypher
+from graphwiki_assets.core.ingest.answered import Answered
 from graphwiki_assets.core.ingest.extraction import ExtractConfig, extract_documents
 from graphwiki_assets.core.ingest.models import Candidates, CommitReport
 from graphwiki_assets.core.ingest.scope import Scope
@@ -86,6 +87,7 @@ class Prepared:
     candidates: list[Candidates]
     vectors: Vectors | None
     reports: list[CommitReport]
+    answered: Answered | None = None  # the model's answers from the batch's draft
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """The ingest spread over worker processes: ``graphwiki ingest --workers N``.
 
 Extraction and embedding of a batch need no graph, so N processes prepare batches side by
-side; resolution and the commit still take the ingest lease (``lease.py``) one batch at a
-time, so the graph ends as consistent as a serial run leaves it. Each worker opens its own
+side, and so do the drafts of their resolution and conflicts, which ask the model
+(``Ingestor.draft``); resolution and the commit take the ingest lease (``lease.py``) one batch
+at a time, asking only the pairs the commits since the draft changed, so the graph ends as
+a serial run leaves it. Each worker opens its own
 Neo4j driver, embedder and LLM client once and keeps them for every batch it takes; the
 parent only reads sources, hands out batches, refreshes the query signatures after each
 commit and writes the summaries at the end.
@@ -18,6 +20,7 @@ import multiprocessing as mp
 import queue
 import resource
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
@@ -79,6 +82,7 @@ class BatchDone:
     encoded: int
     encode_calls: int
     worker: int
+    rechecked: dict[str, int] = field(default_factory=dict)  # pairs reused from the draft or asked again
 
 
 def worker_main(number: int, setup: WorkerSetup, turn: CommitTurn, tasks: Any, results: Any) -> None:
@@ -108,6 +112,7 @@ def _ingest_one(
     ingestor: Ingestor, turn: CommitTurn, worker: int, batch_no: int, docs: list[SourceDocument]
 ) -> BatchDone:
     ingestor.times = StageTimes()
+    ingestor.rechecked = Counter()
     usage_before = ingestor.llm.usage.snapshot()
     encoded, calls = ingestor.embedder.encoded, ingestor.embedder.model_calls
     try:
@@ -129,6 +134,7 @@ def _ingest_one(
         encoded=ingestor.embedder.encoded - encoded,
         encode_calls=ingestor.embedder.model_calls - calls,
         worker=worker,
+        rechecked=dict(ingestor.rechecked),
     )
 
 
@@ -163,6 +169,7 @@ def ingest_in_workers(
     parent_before = ingestor.llm.usage.snapshot()
     usage = Usage()
     encoded = calls = 0
+    rechecked: Counter[str] = Counter()
 
     def record(reports: list[CommitReport]) -> None:
         for r in reports:
@@ -205,6 +212,7 @@ def ingest_in_workers(
                 for name, seconds in done.seconds.items():
                     times.add(name, seconds)
                 times.lease_held.extend(done.lease_held)
+                rechecked.update(done.rechecked)
                 usage = usage + Usage.from_portable(done.usage)
                 encoded, calls = encoded + done.encoded, calls + done.encode_calls
                 ingestor.upkeep(last=exhausted and not queued)
@@ -217,7 +225,7 @@ def ingest_in_workers(
     report.stages = times.as_dict()
     report.embedding = {"texts_encoded": encoded, "encode_calls": calls, "workers": workers}
     report.seconds = time.monotonic() - started
-    report.lease = times.lease(report.seconds)
+    report.lease = {**times.lease(report.seconds), **rechecked}
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
 

@@ -70,6 +70,7 @@ def ingest_config(graphwiki: GraphwikiConfig) -> IngestConfig:
         max_bytes=graphwiki.max_source_bytes,
         extract=ExtractConfig(max_calls_per_source=graphwiki.max_calls_per_source),
         schema=graphwiki.load_schema().config,
+        draft=graphwiki.ingest_draft,
     )
 
 
