@@ -243,8 +243,8 @@ def _local_defaults(local: LocalLLMSettings) -> LLMSettings:
 
 def _draft_mode(name: str, value: str) -> str:
     mode = value.strip().lower()
-    if mode not in ("auto", "on", "off"):
-        raise ValueError(f"{name} must be auto, on or off, not {value!r}")
+    if mode not in ("auto", "on", "ahead", "off"):
+        raise ValueError(f"{name} must be auto, on, ahead or off, not {value!r}")
     return mode
 
 
@@ -277,7 +277,7 @@ class Settings:
     ingest_draft: str = declared(
         "auto",
         env="GRAPHWIKI_INGEST_DRAFT",
-        what="ask a batch's judge and conflict calls outside the ingest lease: auto (when they go to a model server), on, off",
+        what="ask a batch's judge and conflict calls before the ingest lease: auto (when they go to a model server), on, ahead (workers draft before their turn), off",
         parse=_draft_mode,
     )
     max_source_bytes: int = declared(

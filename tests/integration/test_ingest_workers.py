@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
+
 from graphwiki_assets.core.ingest.pipeline import IngestConfig, Ingestor, read_paths
 from graphwiki_assets.core.ingest.workers import WorkerSetup, ingest_in_workers
 from graphwiki_assets.core.llm.client import build_llm
@@ -22,13 +24,16 @@ def _graph(store) -> dict:
     }
 
 
-def test_workers_build_the_graph_a_serial_run_builds(store, embedder, settings, tmp_path):
+# "ahead": each worker drafts its batch's judge and conflict calls before its turn, against a
+# graph the batches before it have not yet reached, and asks again under the lease what they changed
+@pytest.mark.parametrize("draft", ["auto", "ahead"])
+def test_workers_build_the_graph_a_serial_run_builds(store, embedder, settings, tmp_path, draft):
     paths = write_sources(tmp_path, SMOKE_TEXTS)
     ingest(store, embedder, settings, paths, cache=False, batch_size=1)
     serial = _graph(store)
     store.query("MATCH (n) DETACH DELETE n")
 
-    config = IngestConfig(batch_size=1)
+    config = IngestConfig(batch_size=1, draft=draft)
     parent = Ingestor(store=store, embedder=embedder, llm=build_llm(settings.llm), config=config)
     setup = WorkerSetup(settings=replace(settings, cache_dir=tmp_path / "cache"), config=config, purpose="test")
     report = ingest_in_workers(parent, setup, read_paths(paths), workers=3).as_dict()

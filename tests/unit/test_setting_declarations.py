@@ -55,7 +55,7 @@ def test_an_unknown_value_is_refused_with_the_variable_named():
         Settings.from_env({"GRAPHWIKI_LLM_TIMEOUT": "soon"})
     with pytest.raises(ValueError, match="GRAPHWIKI_LLM_VERDICTS must be one of"):
         Settings.from_env({"GRAPHWIKI_LLM_VERDICTS": "maybe"})
-    with pytest.raises(ValueError, match="GRAPHWIKI_INGEST_DRAFT must be auto, on or off"):
+    with pytest.raises(ValueError, match="GRAPHWIKI_INGEST_DRAFT must be auto, on, ahead or off"):
         Settings.from_env({"GRAPHWIKI_INGEST_DRAFT": "sometimes"})
     with pytest.raises(ValueError, match="GRAPHWIKI_LLM must be 'local'"):
         Settings.from_env({"GRAPHWIKI_LLM": "remote"})

@@ -157,6 +157,7 @@ def _pass_numbers(n: int, passages: int, wall: float, report: dict, served: dict
         "llm_calls": report["llm_calls"],
         "chat": served["chat"],
         "embeddings": served["embeddings"],
+        "rechecked": {k: v for k, v in lease.items() if k.endswith(("_reused", "_asked"))},
     }
 
 

@@ -116,10 +116,10 @@ def _ingest_one(
     usage_before = ingestor.llm.usage.snapshot()
     encoded, calls = ingestor.embedder.encoded, ingestor.embedder.model_calls
     try:
-        prepared = ingestor.prepare(list(docs))
+        prepared = ingestor.prepare(list(docs), draft=ingestor.drafts_ahead)
         with ingestor.times.stage("turn_wait"):
             turn.wait_for(batch_no)
-        reports = ingestor.finish(prepared)
+        reports = ingestor.finish(ingestor.drafted(prepared))  # drafted now unless drafted ahead
     except Exception as exc:  # one batch's failure (Neo4j gone, lease lost thrice) is that batch's
         reports = _failed(docs, f"{type(exc).__name__}: {exc}")
     finally:

@@ -233,6 +233,8 @@ class WorkersRun(Part):
     chat: JsonValue
     embeddings: JsonValue
     speedup_over_one: Num
+    # judge and conflict pairs the commits took from their drafts, and those asked under the lease
+    rechecked: dict[str, int] = {}
 
 
 class WorkersWarmUp(Part):
