@@ -65,6 +65,10 @@ def test_the_bench_measures_each_worker_count_on_the_same_graph(settings, monkey
         assert run["sources"]["new"] == len(RECORDS)
         assert (run["chat"]["misses"], run["embeddings"]["misses"]) == (0, 0), run  # only sleeps after the warm-up
         assert run["lease_ceiling_passages_per_second"] > 0
+        # drafted after its turn, a batch's pairs do not change before its lease: none asked again
+        assert run["rechecked"]["judge_asked"] == run["rechecked"]["conflicts_asked"] == 0, run["rechecked"]
+        assert run["turn_held_seconds"] >= run["lease_held_seconds"] > 0
+        assert run["order_ceiling_passages_per_second"] <= run["lease_ceiling_passages_per_second"]
     assert result["warm_up"]["chat"]["misses"] > 0
     assert plot.read_bytes().startswith(b"\x89PNG")
     assert main(["bench", "workers", "--workers", "0,2"]) == 2

@@ -138,6 +138,7 @@ def run_workers_bench(
 def _pass_numbers(n: int, passages: int, wall: float, report: dict, served: dict, concepts: int) -> dict:
     lease = report["lease"]
     held = lease["held_seconds"]
+    turn_held = report["stages_seconds"].get("turn_held", 0.0)
     return {
         "workers": n,
         "seconds": round(wall, 2),
@@ -150,6 +151,9 @@ def _pass_numbers(n: int, passages: int, wall: float, report: dict, served: dict
         # what no number of workers can beat while every commit holds the one lease
         "lease_ceiling_passages_per_second": round(passages / held, 3) if held else None,
         "turn_wait_seconds": report["stages_seconds"].get("turn_wait", 0.0),
+        # batches commit in order: from a batch's turn to its commit nothing else commits
+        "turn_held_seconds": turn_held,
+        "order_ceiling_passages_per_second": round(passages / turn_held, 3) if turn_held else None,
         "stages_seconds": report["stages_seconds"],  # summed over workers: they overlap in time
         "sources": report["sources"],
         "concepts": concepts,
@@ -169,6 +173,7 @@ def _summary(
         r["speedup_over_one"] = round(r["passages_per_second"] / one["passages_per_second"], 3)
     best = max(runs, key=lambda r: r["passages_per_second"])
     ceiling = min(r["lease_ceiling_passages_per_second"] or float("inf") for r in runs)
+    in_order = min(r["order_ceiling_passages_per_second"] or float("inf") for r in runs)
     return WorkersBenchResult.of(
         {
             "corpus": corpus,
@@ -182,13 +187,15 @@ def _summary(
             "best": {"workers": best["workers"], "passages_per_second": best["passages_per_second"]},
             "lease_ceiling_passages_per_second": ceiling,
             "lease_ceiling_documents_per_day": int(ceiling * SECONDS_PER_DAY) if ceiling != float("inf") else None,
+            "order_ceiling_passages_per_second": in_order if in_order != float("inf") else None,
             "best_documents_per_day": int(best["passages_per_second"] * SECONDS_PER_DAY),
         }
     )
 
 
 def workers_plot(result: WorkersBenchResult) -> bytes:
-    """Passages per second by workers, against linear scaling and the lease's ceiling."""
+    """Passages per second by workers, against linear scaling, the lease's ceiling and the
+    ceiling of committing in order (whichever is lower binds)."""
     from graphwiki_assets.core.figures import plt, png
 
     runs = result.runs
@@ -200,6 +207,9 @@ def workers_plot(result: WorkersBenchResult) -> bytes:
     ceiling = result.lease_ceiling_passages_per_second
     if ceiling:
         ax.axhline(ceiling, color="#e76f51", linestyle="--", label=f"lease ceiling ({ceiling:.2f}/s)")
+    in_order = result.order_ceiling_passages_per_second
+    if in_order:
+        ax.axhline(in_order, color="#6a994e", linestyle="-.", label=f"in-order commit ceiling ({in_order:.2f}/s)")
     ax.set_xscale("log", base=2)
     ax.minorticks_off()
     ax.set(
@@ -210,6 +220,7 @@ def workers_plot(result: WorkersBenchResult) -> bytes:
         title=f"{result.passages} passages, chat {result.chat_latency_s} s/call, "
         f"embeddings {result.embed_latency_s} s/request",
     )
-    ax.set_ylim(bottom=0, top=max(max(r.passages_per_second for r in runs), ceiling or 0) * 1.25)
+    top = max(max(r.passages_per_second for r in runs), ceiling or 0, in_order or 0)
+    ax.set_ylim(bottom=0, top=top * 1.25)
     ax.legend(fontsize=8)
     return png(fig)

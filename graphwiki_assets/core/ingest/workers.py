@@ -119,7 +119,8 @@ def _ingest_one(
         prepared = ingestor.prepare(list(docs), draft=ingestor.drafts_ahead)
         with ingestor.times.stage("turn_wait"):
             turn.wait_for(batch_no)
-        reports = ingestor.finish(ingestor.drafted(prepared))  # drafted now unless drafted ahead
+        with ingestor.times.stage("turn_held"):  # the part of a batch no other batch overlaps
+            reports = ingestor.finish(ingestor.drafted(prepared))  # drafted now unless drafted ahead
     except Exception as exc:  # one batch's failure (Neo4j gone, lease lost thrice) is that batch's
         reports = _failed(docs, f"{type(exc).__name__}: {exc}")
     finally:

@@ -235,6 +235,8 @@ class WorkersRun(Part):
     speedup_over_one: Num
     # judge and conflict pairs the commits took from their drafts, and those asked under the lease
     rechecked: dict[str, int] = {}
+    turn_held_seconds: Num = 0.0  # from each batch's turn to its commit: what no batch overlaps
+    order_ceiling_passages_per_second: Num | None = None
 
 
 class WorkersWarmUp(Part):
@@ -263,6 +265,7 @@ class WorkersBenchResult(Result):
     lease_ceiling_passages_per_second: Num
     lease_ceiling_documents_per_day: int | None
     best_documents_per_day: int
+    order_ceiling_passages_per_second: Num | None = None  # commits in order: the lowest over the passes
     plot: str | None = None  # where the plot was written
 
     @property
