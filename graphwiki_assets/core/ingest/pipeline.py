@@ -29,12 +29,12 @@ from graphwiki_assets.core.config import SchemaConfig, default_config, load_conf
 from graphwiki_assets.core.embeddings import Encoder, vector_model_name
 from graphwiki_assets.core.ingest import cypher
 from graphwiki_assets.core.ingest.answered import Answered
-from graphwiki_assets.core.ingest.claims import claim_texts, plan_claims
+from graphwiki_assets.core.ingest.claims import ClaimLinks, claim_texts, plan_claims
 from graphwiki_assets.core.ingest.commit import commit_batch, source_text, touched_concepts
 from graphwiki_assets.core.ingest.conflicts import ConflictConfig, find_conflicts
 from graphwiki_assets.core.ingest.extraction import ExtractConfig
 from graphwiki_assets.core.ingest.lease import IngestLease, LeaseConfig, LeaseLost
-from graphwiki_assets.core.ingest.models import Candidates, CommitReport
+from graphwiki_assets.core.ingest.models import Candidates, CommitReport, ResolutionPlan
 from graphwiki_assets.core.ingest.resolution import Stage1Config, mention_texts, resolve_batch
 from graphwiki_assets.core.ingest.scope import Scope
 from graphwiki_assets.core.ingest.stages import (
@@ -177,9 +177,7 @@ class Ingestor:
             return answered
         times = StageTimes()
         try:
-            plans = resolve_batch(self.store, self.llm, batch, vectors, self.config.resolution, times, answered.judge)
-            links = [plan_claims(plan, vectors) for plan in plans]
-            find_conflicts(self.store, self.llm, plans, links, self.config.conflicts, times, answered.conflicts)
+            self._plan(batch, vectors, times, answered)
         except LLMError as exc:
             self.log(f"a call of the draft failed; its pairs are asked under the lease ({exc})")
         finally:
@@ -256,10 +254,7 @@ class Ingestor:
     def _resolve_commit(
         self, batch: list[Candidates], vectors: Vectors, lease: IngestLease, answered: Answered
     ) -> list[CommitReport]:
-        config = self.config
-        plans = resolve_batch(self.store, self.llm, batch, vectors, config.resolution, self.times, answered.judge)
-        links = [plan_claims(plan, vectors) for plan in plans]
-        find_conflicts(self.store, self.llm, plans, links, config.conflicts, self.times, answered.conflicts)
+        plans, links = self._plan(batch, vectors, self.times, answered)
         self._touched |= touched_concepts(plans, links)  # before the write: a failed one only checks more
         with self.times.stage("write"):
             return commit_batch(
@@ -273,6 +268,17 @@ class Ingestor:
                 actor=self.purpose,
                 stamp=self.config.schema.stamp(),
             )
+
+    def _plan(
+        self, batch: list[Candidates], vectors: Vectors, times: StageTimes, answered: Answered
+    ) -> tuple[list[ResolutionPlan], list[ClaimLinks]]:
+        """Resolution and conflicts of a batch against the graph as it is now, in memory: the
+        draft's pass and the commit's alike, so both show the model the same pairs."""
+        config = self.config
+        plans = resolve_batch(self.store, self.llm, batch, vectors, config.resolution, times, answered.judge)
+        links = [plan_claims(plan, vectors) for plan in plans]
+        find_conflicts(self.store, self.llm, plans, links, config.conflicts, times, answered.conflicts)
+        return plans, links
 
     def scope(self) -> Scope:
         if self._scope is None:
